@@ -1,0 +1,56 @@
+/* fp32.h - openTPU's fp32 arithmetic, bit for bit (docs/isa.md "Arithmetic").
+ *
+ * Every value is raw IEEE-754 binary32 bits in a uint32_t. Semantics: round to nearest even,
+ * flush to zero on inputs and outputs (a denormal becomes a zero of its sign), canonical NaN
+ * 0x7FC00000 from add/sub/mul, the composite functions (exp2, log2, recip, rsqrt) as the fixed
+ * add/mul sequences of the reference (opentpu/fp32.py at 42cef8ba), and compares in the total
+ * order of sign-magnitude bits (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+ *
+ * All functions are pure: no global state, no rounding-mode or flag globals, thread safe.
+ */
+#ifndef OTPU_FP32_H
+#define OTPU_FP32_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OTPU_F32_QNAN   0x7FC00000u /* the canonical NaN */
+#define OTPU_F32_ONE    0x3F800000u
+#define OTPU_F32_PINF   0x7F800000u
+#define OTPU_F32_NINF   0xFF800000u
+#define OTPU_F32_INV127 0x3C010204u /* f32(1/127) */
+
+uint32_t otpu_f32_ftz(uint32_t a);                 /* denormal -> signed zero; NaN kept */
+uint32_t otpu_f32_add(uint32_t a, uint32_t b);
+uint32_t otpu_f32_sub(uint32_t a, uint32_t b);
+uint32_t otpu_f32_mul(uint32_t a, uint32_t b);
+uint32_t otpu_f32_key(uint32_t a);                 /* total-order key of ftz(a) */
+int      otpu_f32_gt(uint32_t a, uint32_t b);      /* ftz(a) > ftz(b) in the total order */
+uint32_t otpu_f32_max(uint32_t a, uint32_t b);     /* gt(a,b) ? ftz(a) : ftz(b) */
+uint32_t otpu_f32_min(uint32_t a, uint32_t b);     /* gt(b,a) ? ftz(a) : ftz(b) */
+uint32_t otpu_f32_abs(uint32_t a);                 /* ftz(a) with the sign cleared */
+uint32_t otpu_f32_i2f(int64_t i);                  /* integer -> fp32, RNE */
+int8_t   otpu_f32_q8(uint32_t a);                  /* RNE to integer, saturate [-127,127]; NaN -> 0 */
+uint32_t otpu_f32_exp2(uint32_t a);
+uint32_t otpu_f32_log2(uint32_t a);
+uint32_t otpu_f32_recip(uint32_t a);
+uint32_t otpu_f32_rsqrt(uint32_t a);
+
+/* isum_P (docs/isa.md "Sums") of x[0], x[stride], ..., x[(n-1)*stride]: P partials
+ * p[q] = +0 + x[q] + x[q+P] + ... (left to right), then the folding tree
+ * p[i] = p[i] + p[i+h] for h = P/2 .. 1. P is a power of two, at most 64.
+ * pad != 0 (the VOP sums): the row is padded with +0 terms to a multiple of P and every pad
+ * term is added (a -0 partial becomes +0). pad == 0 (MM): a partial adds its own terms only. */
+uint32_t otpu_f32_isum(const uint32_t *x, size_t n, size_t stride, unsigned P, int pad);
+
+#define OTPU_MM_PARTIALS  4u
+#define OTPU_RED_PARTIALS 64u
+
+#ifdef __cplusplus
+}
+#endif
+#endif
