@@ -1,0 +1,334 @@
+/* fp32.c - openTPU's fp32 arithmetic, bit for bit (see fp32.h).
+ *
+ * add / sub / mul use the host's binary32 arithmetic on flushed operands: IEEE-754 round to
+ * nearest even (the default rounding mode; nothing here changes it), then the result is
+ * flushed (a result is denormal iff the IEEE result, rounded to the subnormal grid, is) and a
+ * NaN is made canonical. Where the compiler evaluates float expressions in a wider format
+ * (FLT_EVAL_METHOD != 0, e.g. x87), the operation is done in double and rounded once to float:
+ * a product of two floats is exact in double, and a sum rounded to double (53 >= 2*24 + 2
+ * bits) and then to float equals the directly rounded sum, so the result is the same.
+ *
+ * Everything else (compares, i2f, q8, the exponent-field tricks) is integer arithmetic and
+ * does not depend on the floating-point environment at all.
+ */
+#include "fp32.h"
+
+#include <float.h>
+#include <string.h>
+
+#define SIGN_BIT 0x80000000u
+#define EXP_MASK 0x7F800000u
+#define FRAC_MASK 0x007FFFFFu
+#define ABS_MASK 0x7FFFFFFFu
+
+static inline float as_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint32_t as_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* The result side of add/sub/mul: flush a denormal, make a NaN canonical. */
+static inline uint32_t finish(uint32_t r)
+{
+    uint32_t e = r & EXP_MASK;
+    if (e == 0)
+        return r & SIGN_BIT;
+    if (e == EXP_MASK && (r & FRAC_MASK) != 0)
+        return OTPU_F32_QNAN;
+    return r;
+}
+
+uint32_t otpu_f32_ftz(uint32_t a)
+{
+    return (a & EXP_MASK) == 0 ? (a & SIGN_BIT) : a;
+}
+
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+static inline uint32_t raw_add(uint32_t a, uint32_t b)
+{
+    float r = as_float(a) + as_float(b);
+    return as_bits(r);
+}
+static inline uint32_t raw_sub(uint32_t a, uint32_t b)
+{
+    float r = as_float(a) - as_float(b);
+    return as_bits(r);
+}
+static inline uint32_t raw_mul(uint32_t a, uint32_t b)
+{
+    float r = as_float(a) * as_float(b);
+    return as_bits(r);
+}
+#else
+/* Wider evaluation: one operation in double (or wider), one rounding to float by the cast. */
+static inline uint32_t raw_add(uint32_t a, uint32_t b)
+{
+    volatile float r = (float)((double)as_float(a) + (double)as_float(b));
+    return as_bits(r);
+}
+static inline uint32_t raw_sub(uint32_t a, uint32_t b)
+{
+    volatile float r = (float)((double)as_float(a) - (double)as_float(b));
+    return as_bits(r);
+}
+static inline uint32_t raw_mul(uint32_t a, uint32_t b)
+{
+    volatile float r = (float)((double)as_float(a) * (double)as_float(b));
+    return as_bits(r);
+}
+#endif
+
+uint32_t otpu_f32_add(uint32_t a, uint32_t b)
+{
+    return finish(raw_add(otpu_f32_ftz(a), otpu_f32_ftz(b)));
+}
+
+uint32_t otpu_f32_sub(uint32_t a, uint32_t b)
+{
+    return finish(raw_sub(otpu_f32_ftz(a), otpu_f32_ftz(b)));
+}
+
+uint32_t otpu_f32_mul(uint32_t a, uint32_t b)
+{
+    return finish(raw_mul(otpu_f32_ftz(a), otpu_f32_ftz(b)));
+}
+
+/* ---- compares ---------------------------------------------------------------------------- */
+
+uint32_t otpu_f32_key(uint32_t a)
+{
+    uint32_t u = otpu_f32_ftz(a);
+    return (u & SIGN_BIT) ? ~u : (u | SIGN_BIT);
+}
+
+int otpu_f32_gt(uint32_t a, uint32_t b)
+{
+    return otpu_f32_key(a) > otpu_f32_key(b);
+}
+
+uint32_t otpu_f32_max(uint32_t a, uint32_t b)
+{
+    return otpu_f32_gt(a, b) ? otpu_f32_ftz(a) : otpu_f32_ftz(b);
+}
+
+uint32_t otpu_f32_min(uint32_t a, uint32_t b)
+{
+    return otpu_f32_gt(b, a) ? otpu_f32_ftz(a) : otpu_f32_ftz(b);
+}
+
+uint32_t otpu_f32_abs(uint32_t a)
+{
+    return otpu_f32_ftz(a) & ABS_MASK;
+}
+
+/* ---- conversions ------------------------------------------------------------------------- */
+
+static int msb64(uint64_t v) /* v != 0 */
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(v);
+#else
+    int p = 0;
+    while (v >>= 1)
+        p++;
+    return p;
+#endif
+}
+
+uint32_t otpu_f32_i2f(int64_t i)
+{
+    if (i == 0)
+        return 0;
+    uint32_t sign = i < 0 ? SIGN_BIT : 0;
+    uint64_t mag = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+    int p = msb64(mag);
+    uint64_t m;
+    if (p <= 23) {
+        m = mag << (23 - p);
+    } else {
+        int sh = p - 23;
+        uint64_t rem = mag & ((UINT64_C(1) << sh) - 1);
+        uint64_t half = UINT64_C(1) << (sh - 1);
+        m = mag >> sh;
+        if (rem > half || (rem == half && (m & 1)))
+            m++;
+        if (m == (UINT64_C(1) << 24)) {
+            m >>= 1;
+            p++;
+        }
+    }
+    return sign | ((uint32_t)(p + 127) << 23) | ((uint32_t)m & FRAC_MASK);
+}
+
+int8_t otpu_f32_q8(uint32_t a)
+{
+    uint32_t u = otpu_f32_ftz(a);
+    uint32_t field = (u >> 23) & 0xFF;
+    int neg = (u & SIGN_BIT) != 0;
+    if (field == 0xFF && (u & FRAC_MASK) != 0)
+        return 0;                                   /* NaN */
+    if (field >= 127 + 7)                           /* |x| >= 128 (and inf): saturate */
+        return (int8_t)(neg ? -127 : 127);
+    if (field < 126)                                /* |x| < 0.5 (and zeros) */
+        return 0;
+    /* |x| = m * 2^(field - 150), field in [126, 133]: shift by 150 - field in [17, 24] */
+    uint32_t m = (u & FRAC_MASK) | 0x00800000u;
+    unsigned sh = 150u - field;
+    uint32_t q = m >> sh;
+    uint32_t rem = m & ((1u << sh) - 1u);
+    uint32_t half = 1u << (sh - 1u);
+    if (rem > half || (rem == half && (q & 1u)))
+        q++;
+    if (q > 127)
+        q = 127;
+    return (int8_t)(neg ? -(int32_t)q : (int32_t)q);
+}
+
+/* ---- composite functions ----------------------------------------------------------------- */
+
+static const uint32_t EXP2_C[8] = {
+    0x3F800000u, 0x3F317218u, 0x3E75FDE9u, 0x3D63593Eu,
+    0x3C1D8534u, 0x3AAFE2F6u, 0x3916C07Cu, 0x37B3C7D6u,
+};
+
+static const uint32_t LOG2_C[9] = {
+    0x3FB8AA3Bu, 0xBF38AA38u, 0x3EF639EBu, 0xBEB8AE27u, 0x3E9369C2u,
+    0xBE74ADF2u, 0x3E5CE48Eu, 0xBE543E8Eu, 0x3E00DB73u,
+};
+
+#define LOG2_SQRT2_FRAC 0x3504F3u
+#define RECIP_MAGIC 0x7EF311C3u
+#define RSQRT_MAGIC 0x5F3759DFu
+#define F32_TWO 0x40000000u
+#define F32_HALF 0x3F000000u
+#define F32_ONE_HALF 0x3FC00000u
+#define F32_MINUS_ONE 0xBF800000u
+#define F32_M126 0xC2FC0000u /* -126.0 */
+#define F32_128 0x43000000u  /* 128.0 */
+
+/* x with k added to its exponent field, modulo 2^32 (the reference's int64 -> uint32 wrap). */
+static inline uint32_t exp_add(uint32_t x, int32_t k)
+{
+    return x + ((uint32_t)k << 23);
+}
+
+/* floor of a finite fp32 value with |x| < 2^31 (the caller guarantees -126 <= x < 128). */
+static int32_t floor_small(uint32_t u)
+{
+    uint32_t field = (u >> 23) & 0xFF;
+    int neg = (u & SIGN_BIT) != 0;
+    if (field < 127) /* |x| < 1 (zeros included) */
+        return (neg && (u & ABS_MASK) != 0) ? -1 : 0;
+    uint32_t m = (u & FRAC_MASK) | 0x00800000u;
+    unsigned e = field - 127; /* 0 .. 6 here */
+    uint32_t ip = m >> (23 - e);
+    int frac_nonzero = (m & ((1u << (23 - e)) - 1u)) != 0;
+    if (!neg)
+        return (int32_t)ip;
+    return -(int32_t)ip - (frac_nonzero ? 1 : 0);
+}
+
+uint32_t otpu_f32_exp2(uint32_t a)
+{
+    uint32_t x = finish(otpu_f32_ftz(a)); /* ftz, NaN canonical */
+    int lo = otpu_f32_gt(F32_M126, x);
+    int hi = !otpu_f32_gt(F32_128, x);
+    if (lo)
+        return 0;
+    if (hi)
+        return OTPU_F32_PINF;
+    int32_t i = floor_small(x);
+    uint32_t f = otpu_f32_sub(x, otpu_f32_i2f(i));
+    uint32_t p = EXP2_C[7];
+    for (int k = 6; k >= 0; k--)
+        p = otpu_f32_add(otpu_f32_mul(p, f), EXP2_C[k]);
+    return exp_add(p, i);
+}
+
+uint32_t otpu_f32_log2(uint32_t a)
+{
+    uint32_t b = otpu_f32_ftz(a);
+    uint32_t frac = b & FRAC_MASK;
+    uint32_t ex = (b >> 23) & 0xFF;
+    if ((b & ABS_MASK) == 0)
+        return OTPU_F32_NINF;
+    if (b & SIGN_BIT)
+        return OTPU_F32_QNAN;               /* x < 0, -inf, NaN with the sign set */
+    if (ex == 0xFF)
+        return frac ? OTPU_F32_QNAN : OTPU_F32_PINF;
+    int ge = frac >= LOG2_SQRT2_FRAC;
+    int32_t e = (int32_t)ex - 127 + ge;
+    uint32_t m = ((ge ? 126u : 127u) << 23) | frac;
+    uint32_t t = otpu_f32_add(m, F32_MINUS_ONE);
+    uint32_t q = LOG2_C[8];
+    for (int k = 7; k >= 0; k--)
+        q = otpu_f32_add(otpu_f32_mul(q, t), LOG2_C[k]);
+    return otpu_f32_ftz(otpu_f32_add(otpu_f32_mul(q, t), otpu_f32_i2f(e)));
+}
+
+uint32_t otpu_f32_recip(uint32_t a)
+{
+    uint32_t x = otpu_f32_ftz(a);
+    uint32_t sign = x & SIGN_BIT;
+    uint32_t ab = x & ABS_MASK;
+    if (ab == 0)
+        return 0;                            /* +0 for either zero */
+    if (ab >= 0x7E800000u)
+        return sign;                         /* |x| >= 2^126, inf, NaN: a zero with x's sign */
+    uint32_t s = (127u << 23) | (ab & FRAC_MASK); /* significand in [1, 2) */
+    uint32_t y = RECIP_MAGIC - s;
+    for (int n = 0; n < 2; n++)
+        y = otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(s, y)));
+    y = otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(OTPU_F32_ONE, otpu_f32_mul(s, y))), y);
+    int32_t k = 127 - (int32_t)(ab >> 23);
+    return exp_add(y, k) | sign;
+}
+
+uint32_t otpu_f32_rsqrt(uint32_t a)
+{
+    uint32_t x = otpu_f32_ftz(a);
+    if ((x & SIGN_BIT) || x == 0 || x == OTPU_F32_PINF)
+        return 0;
+    uint32_t field = (x >> 23) & 0xFF;
+    int32_t k = field <= 2 ? 4 : (field >= 250 && field < 255) ? -4 : 0;
+    uint32_t xs = exp_add(x, k);
+    uint32_t y = RSQRT_MAGIC - (xs >> 1);
+    uint32_t h = otpu_f32_mul(F32_HALF, xs);
+    for (int n = 0; n < 2; n++)
+        y = otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF,
+                                         otpu_f32_mul(h, otpu_f32_mul(y, y))));
+    y = otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(F32_HALF,
+                                                  otpu_f32_mul(h, otpu_f32_mul(y, y)))), y);
+    return exp_add(y, k / 2);
+}
+
+/* ---- sums -------------------------------------------------------------------------------- */
+
+uint32_t otpu_f32_isum(const uint32_t *x, size_t n, size_t stride, unsigned P, int pad)
+{
+    uint32_t part[OTPU_RED_PARTIALS];
+    if (P == 0 || P > OTPU_RED_PARTIALS || (P & (P - 1)) != 0)
+        return OTPU_F32_QNAN; /* not a valid partial count: no defined result */
+    size_t rem = n % P;
+    for (unsigned q = 0; q < P; q++) {
+        uint32_t acc = 0; /* +0 */
+        for (size_t j = q; j < n; j += P)
+            acc = otpu_f32_add(acc, x[j * stride]);
+        /* a +0 pad term: only changes a -0 partial (to +0); adding it twice changes nothing */
+        if (pad && rem != 0 && q >= rem)
+            acc = otpu_f32_add(acc, 0);
+        part[q] = acc;
+    }
+    for (unsigned h = P / 2; h >= 1; h /= 2)
+        for (unsigned i = 0; i < h; i++)
+            part[i] = otpu_f32_add(part[i], part[i + h]);
+    return part[0];
+}
