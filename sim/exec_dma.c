@@ -1,0 +1,74 @@
+/* exec_dma.c - the DMA's data movers: LD, ST and DSTEP (WAITW's poll is in slice.c). */
+#include "fp32.h"
+#include "slice.h"
+#include "vecops.h"
+
+int otpu_exec_ld(otpu_slice *s, const otpu_instr *in)
+{
+    uint32_t d = otpu_reg(s, in->ra) + in->w[1];
+    uint32_t t = otpu_reg(s, in->rb) + in->w[2];
+    uint32_t n = in->w[3];
+    if (otpu_check_dram_words(s, d, 1, 0, n, 4) || otpu_check_tmem(s, t, 1, 0, n, 1))
+        return -1;
+    for (uint64_t i = 0; i < n; i++)
+        otpu_tmem_put(s, (uint64_t)t + i, otpu_m32(s, (uint64_t)d + 4 * i));
+    return 0;
+}
+
+int otpu_exec_st(otpu_slice *s, const otpu_instr *in)
+{
+    uint32_t d = otpu_reg(s, in->ra) + in->w[1];
+    uint32_t t = otpu_reg(s, in->rb) + in->w[2];
+    uint32_t n = in->w[3];
+    if (otpu_check_dram_words(s, d, 1, 0, n, 4) || otpu_check_tmem(s, t, 1, 0, n, 1))
+        return -1;
+    for (uint64_t i = 0; i < n; i++)
+        otpu_m32_put(s, (uint64_t)d + 4 * i, s->tmem[(uint64_t)t + i]);
+    return 0;
+}
+
+/* One Gated DeltaNet head step on a DRAM state St [rows, cols], bit for bit the VOP sequence
+ * RDOT, MUL, SUB, MUL, OUTER (DSCALAR), RDOT. Every input is read first; o is written last. */
+int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in)
+{
+    uint64_t d = otpu_reg(s, in->ra) + in->w[1];
+    uint64_t qk = (uint32_t)(otpu_reg(s, in->rb) + in->w[2]);
+    uint64_t v = (uint32_t)(otpu_reg(s, in->rc) + in->w[3]);
+    uint32_t rows = in->w[4] & 0xFFFF, cols = in->w[4] >> 16;
+    uint64_t g = in->w[5], o = in->w[6], gs = in->w[7];
+    if (!(rows > 0 && rows <= OTPU_DSTEP_MAX_ROWS) || cols % 64 || !(cols > 0 && cols <= 256))
+        return otpu_fail(s, OTPU_ERR_BOUNDS, "DSTEP: rows must be 1..256, cols 64, 128, 192 or "
+                                             "256 (rows %u, cols %u)", rows, cols);
+    if (d % s->cfg->D)
+        return otpu_fail_at(s, OTPU_ERR_BOUNDS, d,
+                            "DSTEP: the state must be DRAM-chunk aligned (%#llx)",
+                            (unsigned long long)d);
+    if (otpu_check_tmem(s, qk, 1, 0, 2 * (uint64_t)cols, 1) || otpu_check_tmem(s, v, 1, 0, rows, 1) ||
+        otpu_check_tmem(s, g, 1, 0, 1, 1) || otpu_check_tmem(s, g + gs, 1, 0, 1, 1) ||
+        otpu_check_dram_words(s, d, 1, 0, (uint64_t)rows * cols, 4))
+        return -1;
+    size_t n = (size_t)rows * cols;
+    uint32_t *St = otpu_scratch(s, n + rows + cols);
+    if (!St)
+        return -1;
+    uint32_t *oo = St + n, *tmp = oo + rows;
+    const uint32_t *q = s->tmem + qk, *k = q + cols;
+    uint32_t e = s->tmem[g], beta = s->tmem[g + gs];
+    for (size_t i = 0; i < n; i++)
+        St[i] = (in->flags & OTPU_F_DZERO) ? 0 : otpu_m32(s, d + 4 * i);
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t *row = St + (size_t)r * cols;
+        uint32_t kv = otpu_rdot(row, k, 1, cols, tmp);
+        uint32_t dd = otpu_f32_mul(otpu_f32_sub(s->tmem[v + r], otpu_f32_mul(kv, e)), beta);
+        for (uint32_t c = 0; c < cols; c++)
+            row[c] = otpu_f32_add(otpu_f32_mul(row[c], e), otpu_f32_mul(dd, k[c]));
+        oo[r] = otpu_rdot(row, q, 1, cols, tmp);
+    }
+    for (size_t i = 0; i < n; i++)
+        otpu_m32_put(s, d + 4 * i, St[i]);
+    if (otpu_check_tmem(s, o, 1, 0, rows, 1))
+        return -1;
+    for (uint32_t r = 0; r < rows; r++)
+        otpu_tmem_put(s, o + r, oo[r]);
+    return 0;
+}

@@ -1,0 +1,116 @@
+/* exec_quant.c - the quantizer's instructions: QACT (TMEM rows -> ACT RAM) and QST (TMEM rows
+ * -> DRAM bytes and scales). */
+#include "fp32.h"
+#include "quant.h"
+#include "slice.h"
+
+/* Read row r of the source (with QACT's per-row and per-column factors) into x and quantize
+ * it: per block of D, or the whole row in row mode. s[k] receives block k's scale. */
+static void quant_row(otpu_slice *s, uint64_t src, uint32_t srs, uint32_t r, uint32_t KB,
+                      int row_mode, int64_t cscale, int64_t rscale, uint32_t *x, int8_t *q,
+                      uint32_t *sc)
+{
+    uint32_t D = s->cfg->D;
+    size_t n = (size_t)KB * D;
+    const uint32_t *t = s->tmem + src + (uint64_t)r * srs;
+    for (size_t c = 0; c < n; c++) {
+        uint32_t v = t[c];
+        if (rscale >= 0)
+            v = otpu_f32_mul(v, s->tmem[rscale + r]);
+        if (cscale >= 0)
+            v = otpu_f32_mul(v, s->tmem[cscale + c]);
+        x[c] = v;
+    }
+    if (row_mode) {
+        uint32_t one = otpu_quantize_group(x, n, q);
+        for (uint32_t k = 0; k < KB; k++)
+            sc[k] = one;
+    } else {
+        for (uint32_t k = 0; k < KB; k++)
+            sc[k] = otpu_quantize_group(x + (size_t)k * D, D, q + (size_t)k * D);
+    }
+}
+
+int otpu_exec_qact(otpu_slice *s, const otpu_instr *in)
+{
+    const otpu_config *cfg = s->cfg;
+    uint64_t src = (uint32_t)(otpu_reg(s, in->ra) + in->w[1]);
+    uint32_t rows = in->w[2] & 0xFF, ab = (in->w[2] >> 8) & 0xFF, KB = in->w[2] >> 16;
+    uint32_t srs = in->w[3];
+    int dup = in->flags & OTPU_F_DUP;
+    if ((dup ? 2 * rows > cfg->MCOLS : rows > otpu_config_act_rows(cfg)) ||
+        ab + KB > cfg->ACT_BLOCKS)
+        return otpu_fail(s, OTPU_ERR_BOUNDS,
+                         "QACT out of ACT RAM bounds (rows %u%s, blocks %u..%u of %u)", rows,
+                         dup ? " DUP" : "", ab, ab + KB, cfg->ACT_BLOCKS);
+    int64_t cs = (in->flags & OTPU_F_CSCALE) ? (int64_t)in->w[4] : -1;
+    int64_t rsc = (in->flags & OTPU_F_RSCALE) ? (int64_t)in->w[5] : -1;
+    size_t n = (size_t)KB * cfg->D;
+    if (otpu_check_tmem(s, src, rows, srs, n, 1) ||
+        (rsc >= 0 && otpu_check_tmem(s, (uint64_t)rsc, 1, 0, rows, 1)) ||
+        (cs >= 0 && otpu_check_tmem(s, (uint64_t)cs, 1, 0, n, 1)))
+        return -1;
+    uint32_t *x = otpu_scratch(s, 2 * n + KB + 1);
+    if (!x)
+        return -1;
+    int8_t *q = (int8_t *)(x + n);
+    uint32_t *sc = x + 2 * n;
+    for (uint32_t r = 0; r < rows; r++) {
+        quant_row(s, src, srs, r, KB, in->flags & OTPU_F_ROW, cs, rsc, x, q, sc);
+        for (uint32_t r0 = 0; r0 <= (dup ? rows : 0); r0 += rows ? rows : 1) {
+            for (size_t c = 0; c < n; c++)
+                otpu_act_put(s, r0 + r, (uint64_t)ab * cfg->D + c, q[c]);
+            for (uint32_t k = 0; k < KB; k++)
+                otpu_ascale_put(s, r0 + r, ab + k, sc[k]);
+        }
+    }
+    return 0;
+}
+
+int otpu_exec_qst(otpu_slice *s, const otpu_instr *in)
+{
+    const otpu_config *cfg = s->cfg;
+    uint64_t src = (uint32_t)(otpu_reg(s, in->ra) + in->w[1]);
+    uint64_t dst = (uint32_t)(otpu_reg(s, in->rb) + in->w[2]);
+    uint64_t sdst = (uint32_t)(otpu_reg(s, in->rc) + in->w[3]);
+    uint32_t rows = in->w[4] & 0xFFFF, KB = in->w[4] >> 16;
+    uint32_t srs = in->w[5], drs = in->w[6], es = in->w[7];
+    int row_mode = in->flags & OTPU_F_ROW, half = in->flags & OTPU_F_HALF;
+    if (half && !row_mode)
+        return otpu_fail(s, OTPU_ERR_ILLEGAL, "QST: HALF needs ROW mode");
+    size_t n = (size_t)KB * cfg->D, ne = half ? n / 2 : n;
+    if (row_mode && rows && !KB)
+        return otpu_fail(s, OTPU_ERR_BOUNDS, "QST: ROW mode needs KB >= 1 (a row to scale)");
+    if (otpu_check_tmem(s, src, rows, srs, n, 1))
+        return -1;
+    if (rows && ne) {
+        unsigned __int128 top = (unsigned __int128)dst + (unsigned __int128)(rows - 1) * drs +
+                                (unsigned __int128)(ne - 1) * es;
+        if (top >= cfg->DRAM_BYTES)
+            return otpu_fail_at(s, OTPU_ERR_BOUNDS, (uint64_t)(top > UINT64_MAX ? UINT64_MAX : top),
+                                "QST: byte address out of range (DRAM_BYTES %#llx)",
+                                (unsigned long long)cfg->DRAM_BYTES);
+    }
+    uint32_t *x = otpu_scratch(s, 2 * n + (size_t)rows * KB + 1);
+    if (!x)
+        return -1;
+    int8_t *q = (int8_t *)(x + n);
+    uint32_t *sc = x + 2 * n;
+    for (uint32_t r = 0; r < rows; r++) {
+        quant_row(s, src, srs, r, KB, row_mode, -1, -1, x, q, sc + (size_t)r * KB);
+        for (size_t c = 0; c < ne; c++)
+            otpu_m8_put(s, dst + (uint64_t)r * drs + c * (uint64_t)es, (uint8_t)q[c]);
+    }
+    if (row_mode) {
+        if (otpu_check_dram_words(s, sdst, 1, 0, rows, 4))
+            return -1;
+        for (uint32_t r = 0; r < rows; r++)
+            otpu_m32_put(s, sdst + 4 * (uint64_t)r, sc[(size_t)r * KB]);
+    } else {
+        if (otpu_check_dram_words(s, sdst, rows, 4 * (uint64_t)KB, KB, 4))
+            return -1;
+        for (size_t i = 0; i < (size_t)rows * KB; i++)
+            otpu_m32_put(s, sdst + 4 * (uint64_t)i, sc[i]);
+    }
+    return 0;
+}

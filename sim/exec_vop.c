@@ -1,0 +1,230 @@
+/* exec_vop.c - VOP: elementwise functions, row reductions, ARGMAX, OUTER, and the
+ * read-after-write hazard check inside one instruction.
+ *
+ * The reference reads every operand, then writes every result. The hazard check (an element
+ * must not read what an earlier element writes) makes that equal to processing the elements
+ * one by one in order, which is what the bodies below do. */
+#include "fp32.h"
+#include "slice.h"
+#include "vecops.h"
+
+/* an affine set of TMEM indices: base + r*rs + c*cs, r < rows, c < cols */
+typedef struct {
+    uint64_t base, rows, rs, cols, cs;
+} idxset;
+
+static uint64_t at(const idxset *x, uint64_t r, uint64_t c)
+{
+    return x->base + r * x->rs + c * x->cs;
+}
+
+static uint64_t last(const idxset *x)
+{
+    return at(x, x->rows - 1, x->cols - 1);
+}
+
+static int check(otpu_slice *s, const idxset *x)
+{
+    return otpu_check_tmem(s, x->base, x->rows, x->rs, x->cols, x->cs);
+}
+
+/* Writes w (row-end positions if rowend: a reduction writes after reading its whole row of
+ * `cols` reads); reads rd[0..nrd) at positions r*cols + c. Raises the hazard the reference
+ * names: the first read, in read order, of an address an earlier element wrote. */
+static int hazard(otpu_slice *s, const idxset *w, int rowend, uint64_t cols, const idxset *rd,
+                  int nrd)
+{
+    uint64_t W = s->cfg->TMEM_WORDS;
+    int overlap = 0;
+    for (int k = 0; k < nrd; k++)
+        if (rd[k].rows && rd[k].cols && !(last(&rd[k]) < w->base || last(w) < rd[k].base))
+            overlap = 1;
+    if (!overlap || !w->rows || !w->cols)
+        return 0;
+    if (otpu_stamp_begin(s))
+        return -1;
+    for (uint64_t r = 0; r < w->rows; r++)
+        for (uint64_t c = 0; c < w->cols; c++) {
+            uint64_t x = at(w, r, c);
+            if (x < W && s->hz_stamp[x] != s->hz_gen) {
+                s->hz_stamp[x] = s->hz_gen;
+                s->hz_pos[x] = (uint32_t)(rowend ? (r + 1) * cols - 1 : r * w->cols + c);
+            }
+        }
+    for (int k = 0; k < nrd; k++)
+        for (uint64_t r = 0; r < rd[k].rows; r++)
+            for (uint64_t c = 0; c < rd[k].cols; c++) {
+                uint64_t y = at(&rd[k], r, c);
+                if (s->hz_stamp[y] == s->hz_gen && s->hz_pos[y] < r * rd[k].cols + c)
+                    return otpu_fail_at(s, OTPU_ERR_HAZARD, y,
+                                        "VOP read-after-write hazard at TMEM %llu",
+                                        (unsigned long long)y);
+            }
+    return 0;
+}
+
+static int is_binary(unsigned f)
+{
+    return f == OTPU_V_ADD || f == OTPU_V_SUB || f == OTPU_V_RSUB || f == OTPU_V_MUL ||
+           f == OTPU_V_MAX || f == OTPU_V_MIN || f == OTPU_V_FILL || f == OTPU_V_EXP2SUB;
+}
+
+static int is_elementwise(unsigned f)
+{
+    return is_binary(f) || f == OTPU_V_COPY || f == OTPU_V_EXP2 || f == OTPU_V_RECIP ||
+           f == OTPU_V_RSQRT || f == OTPU_V_ABS || f == OTPU_V_LOG2;
+}
+
+static uint32_t elementwise(unsigned f, uint32_t a, uint32_t b)
+{
+    switch (f) {
+    case OTPU_V_ADD: return otpu_f32_add(a, b);
+    case OTPU_V_SUB: return otpu_f32_sub(a, b);
+    case OTPU_V_RSUB: return otpu_f32_sub(b, a);
+    case OTPU_V_MUL: return otpu_f32_mul(a, b);
+    case OTPU_V_MAX: return otpu_f32_max(a, b);
+    case OTPU_V_MIN: return otpu_f32_min(a, b);
+    case OTPU_V_COPY: return otpu_f32_ftz(a);
+    case OTPU_V_EXP2: return otpu_f32_exp2(a);
+    case OTPU_V_RECIP: return otpu_f32_recip(a);
+    case OTPU_V_RSQRT: return otpu_f32_rsqrt(a);
+    case OTPU_V_ABS: return otpu_f32_abs(a);
+    case OTPU_V_FILL: return otpu_f32_ftz(b);
+    case OTPU_V_EXP2SUB: return otpu_f32_exp2(otpu_f32_sub(a, b));
+    default: return otpu_f32_log2(a); /* OTPU_V_LOG2 */
+    }
+}
+
+/* dst = dst * Dv(c) + B(r) * Cv(c): Cv and Dv are read before anything is written. */
+static int outer(otpu_slice *s, const otpu_instr *in, uint64_t dst, uint64_t dv, uint64_t b,
+                 uint64_t cv, uint32_t rows, uint32_t cols, uint32_t drs, uint32_t brs,
+                 unsigned bmode)
+{
+    if (bmode != OTPU_B_ROW || cols > OTPU_OUTER_MAX_COLS)
+        return otpu_fail(s, OTPU_ERR_ILLEGAL,
+                         "VOP OUTER: bmode must be ROW and cols <= 256 (bmode %u, cols %u)",
+                         bmode, cols);
+    int done = in->flags & OTPU_F_DONE, dscalar = in->flags & OTPU_F_DSCALAR;
+    if (otpu_check_tmem(s, cv, 1, 0, cols, 1))
+        return -1;
+    if (!done && otpu_check_tmem(s, dv, 1, 0, cols, dscalar ? 0 : 1))
+        return -1;
+    idxset d = {dst, rows, drs, cols, 1}, bb = {b, rows, brs, cols, 0};
+    idxset reads[2] = {d, bb};
+    if (hazard(s, &d, 0, cols, reads, 2) || check(s, &d) || check(s, &bb))
+        return -1;
+    uint32_t C[OTPU_OUTER_MAX_COLS], Dv[OTPU_OUTER_MAX_COLS];
+    for (uint32_t c = 0; c < cols; c++) {
+        C[c] = s->tmem[cv + c];
+        Dv[c] = done ? OTPU_F32_ONE : s->tmem[dv + (dscalar ? 0 : c)];
+    }
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t c = 0; c < cols; c++) {
+            uint64_t x = at(&d, r, c);
+            uint32_t y = otpu_f32_add(otpu_f32_mul(s->tmem[x], Dv[c]),
+                                      otpu_f32_mul(s->tmem[b + (uint64_t)r * brs], C[c]));
+            otpu_tmem_put(s, x, y);
+        }
+    return 0;
+}
+
+int otpu_exec_vop(otpu_slice *s, const otpu_instr *in)
+{
+    const uint32_t *w = in->w;
+    uint64_t dst = (uint32_t)(otpu_reg(s, in->ra) + w[1]);
+    uint64_t a = (uint32_t)(otpu_reg(s, in->rb) + w[2]);
+    uint64_t b = (uint32_t)(otpu_reg(s, in->rc) + w[3]);
+    uint32_t rows = w[4] & 0xFFFF, cols = w[4] >> 16;
+    uint32_t drs = w[5] & 0xFFFF, ars = w[5] >> 16;
+    uint32_t brs = w[6] & 0xFFFF, func = (w[6] >> 16) & 0xFF, bmode = (w[6] >> 24) & 3;
+    uint32_t imm = otpu_reg(s, in->rd) + w[7];
+    if (func == OTPU_V_OUTER)
+        return outer(s, in, dst, a, b, imm, rows, cols, drs, brs, bmode);
+
+    idxset A = {a, rows, ars, cols, 1}, B = {b, rows, 0, cols, 0};
+    int reads_a = func != OTPU_V_FILL;
+    int reads_b = (is_binary(func) || func == OTPU_V_RDOT) && bmode != OTPU_B_SCALAR;
+    if (bmode == OTPU_B_FULL)
+        B = (idxset){b, rows, brs, cols, 1};
+    else if (bmode == OTPU_B_ROW)
+        B = (idxset){b, rows, brs, cols, 0};
+    else if (bmode == OTPU_B_COL)
+        B = (idxset){b, rows, 0, cols, 1};
+    if ((reads_a && check(s, &A)) || (reads_b && check(s, &B)))
+        return -1;
+    /* B(r, c) as a pointer and a column stride */
+#define BPTR(r) (bmode == OTPU_B_SCALAR ? &imm : s->tmem + b + (bmode == OTPU_B_COL ? 0 : (uint64_t)(r) * brs))
+    size_t bstride = (bmode == OTPU_B_FULL || bmode == OTPU_B_COL) ? 1 : 0;
+
+    if (func == OTPU_V_ARGMAX) {
+        if (rows > 1 && drs < 2)
+            return otpu_fail(s, OTPU_ERR_ILLEGAL,
+                             "VOP ARGMAX: rows > 1 needs drs >= 2 (a pair per row; drs %u)", drs);
+        if (!cols)
+            return otpu_fail(s, OTPU_ERR_BOUNDS, "VOP ARGMAX: cols must be at least 1");
+        idxset D = {dst, rows, drs, 2, 1};
+        if (hazard(s, &D, 1, cols, &A, 1) || check(s, &D))
+            return -1;
+        int32_t base = (int32_t)imm;
+        for (uint32_t r = 0; r < rows; r++) {
+            const uint32_t *row = s->tmem + at(&A, r, 0);
+            size_t c = otpu_argmax(row, cols);
+            uint32_t m = otpu_f32_ftz(row[c]), ix = otpu_f32_i2f((int64_t)c + base);
+            otpu_tmem_put(s, at(&D, r, 0), m);
+            otpu_tmem_put(s, at(&D, r, 1), ix);
+        }
+        return 0;
+    }
+    if (func == OTPU_V_RSUM || func == OTPU_V_RMAX || func == OTPU_V_RSSQ ||
+        func == OTPU_V_RDOT) {
+        idxset D = {dst, rows, drs, 1, 1};
+        idxset reads[2] = {A, B};
+        if (hazard(s, &D, 1, cols, reads, reads_b ? 2 : 1))
+            return -1;
+        if (func == OTPU_V_RMAX && !cols)
+            return otpu_fail(s, OTPU_ERR_BOUNDS, "VOP RMAX: cols must be at least 1");
+        if (check(s, &D))
+            return -1;
+        uint32_t *tmp = otpu_scratch(s, cols);
+        if (!tmp && cols)
+            return -1;
+        for (uint32_t r = 0; r < rows; r++) {
+            const uint32_t *row = s->tmem + at(&A, r, 0);
+            uint32_t y;
+            if (func == OTPU_V_RSUM)
+                y = otpu_f32_isum(row, cols, 1, OTPU_RED_PARTIALS, 1);
+            else if (func == OTPU_V_RMAX)
+                y = otpu_f32_ftz(row[otpu_argmax(row, cols)]);
+            else if (func == OTPU_V_RSSQ)
+                y = otpu_rdot(row, row, 1, cols, tmp);
+            else
+                y = otpu_rdot(row, BPTR(r), bstride, cols, tmp);
+            otpu_tmem_put(s, at(&D, r, 0), y);
+        }
+        return 0;
+    }
+    idxset D = {dst, rows, drs, cols, 1};
+    idxset reads[2];
+    int nrd = 0;
+    if (reads_a)
+        reads[nrd++] = A;
+    if (reads_b)
+        reads[nrd++] = B;
+    if (hazard(s, &D, 0, cols, reads, nrd))
+        return -1;
+    if (!is_elementwise(func))
+        return otpu_fail(s, OTPU_ERR_ILLEGAL, "VOP: bad func %u", func);
+    if (check(s, &D))
+        return -1;
+    int uses_b = reads_b || bmode == OTPU_B_SCALAR;
+    for (uint32_t r = 0; r < rows; r++) {
+        const uint32_t *bp = uses_b ? BPTR(r) : &imm;
+        for (uint32_t c = 0; c < cols; c++) {
+            uint32_t av = reads_a ? s->tmem[at(&A, r, c)] : 0;
+            uint32_t bv = uses_b ? bp[c * bstride] : 0;
+            otpu_tmem_put(s, at(&D, r, c), elementwise(func, av, bv));
+        }
+    }
+#undef BPTR
+    return 0;
+}

@@ -1,0 +1,148 @@
+/* isa.h - openTPU ISA v1 at the bit level (docs/isa.md "Encoding").
+ *
+ * One list, OTPU_OPCODES, drives the opcode enum, the names, the units, decode validation and
+ * the disassembler, so a new instruction is one line here plus its body.
+ */
+#ifndef OTPU_ISA_H
+#define OTPU_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    OTPU_UNIT_SEQ,   /* executed in the sequencer: NOP HALT LI ADDI LOOP RLD */
+    OTPU_UNIT_DMA,   /* LD ST WAITW DSTEP STREAM */
+    OTPU_UNIT_MXU,   /* MM */
+    OTPU_UNIT_QUANT, /* QACT QST */
+    OTPU_UNIT_VPU,   /* VOP */
+    OTPU_UNIT_COLL,  /* BAR GATHER */
+    OTPU_UNIT_COUNT
+} otpu_unit;
+
+/*  X(name, opcode, unit) */
+#define OTPU_OPCODES(X)                 \
+    X(NOP, 0x00, OTPU_UNIT_SEQ)         \
+    X(HALT, 0x01, OTPU_UNIT_SEQ)        \
+    X(LI, 0x02, OTPU_UNIT_SEQ)          \
+    X(ADDI, 0x03, OTPU_UNIT_SEQ)        \
+    X(LOOP, 0x04, OTPU_UNIT_SEQ)        \
+    X(BAR, 0x05, OTPU_UNIT_COLL)        \
+    X(RLD, 0x06, OTPU_UNIT_SEQ)         \
+    X(WAITW, 0x07, OTPU_UNIT_DMA)       \
+    X(LD, 0x10, OTPU_UNIT_DMA)          \
+    X(ST, 0x11, OTPU_UNIT_DMA)          \
+    X(DSTEP, 0x12, OTPU_UNIT_DMA)       \
+    X(STREAM, 0x13, OTPU_UNIT_DMA)      \
+    X(MM, 0x20, OTPU_UNIT_MXU)          \
+    X(QACT, 0x21, OTPU_UNIT_QUANT)      \
+    X(QST, 0x22, OTPU_UNIT_QUANT)       \
+    X(VOP, 0x30, OTPU_UNIT_VPU)         \
+    X(GATHER, 0x40, OTPU_UNIT_COLL)
+
+enum {
+#define X(name, code, unit) OTPU_OP_##name = code,
+    OTPU_OPCODES(X)
+#undef X
+};
+
+/* flags (w0[31:24]) */
+enum {
+    OTPU_F_CHAIN = 0x1,                                            /* HALT */
+    OTPU_F_RAW = 0x1, OTPU_F_MUL = 0x2,                            /* RLD */
+    OTPU_F_UNIT = 0x1, OTPU_F_ACC = 0x2, OTPU_F_RMAX = 0x4,        /* MM */
+    OTPU_F_ASCALE = 0x8, OTPU_F_PAIR = 0x40,
+    OTPU_WF_SHIFT = 4,
+    OTPU_F_ROW = 0x1, OTPU_F_CSCALE = 0x2, OTPU_F_RSCALE = 0x4,    /* QACT (QST: ROW) */
+    OTPU_F_DUP = 0x8,
+    OTPU_F_HALF = 0x2,                                             /* QST */
+    OTPU_F_DSCALAR = 0x1, OTPU_F_DONE = 0x2,                       /* VOP OUTER */
+    OTPU_F_DZERO = 0x1,                                            /* DSTEP */
+    OTPU_F_SZERO = 0x1, OTPU_F_SRC_T = 0x2, OTPU_F_DST_T = 0x4,    /* STREAM */
+    OTPU_F_NODST = 0x8,
+};
+
+enum { OTPU_WF_INT8 = 0, OTPU_WF_INT4 = 1, OTPU_WF_FP4 = 2 };
+enum { OTPU_NSUB = 4 }; /* 4-bit MM: sub-blocks per K-block, each with its multiplier */
+
+/* WAITW compares (flags[1:0]) */
+enum { OTPU_CMP_EQ = 0, OTPU_CMP_NE = 1, OTPU_CMP_GE = 2 };
+
+/* VOP functions */
+#define OTPU_VFUNCS(X)                                                                         \
+    X(ADD, 0, "add") X(SUB, 1, "sub") X(RSUB, 2, "rsub") X(MUL, 3, "mul") X(MAX, 4, "max")     \
+    X(MIN, 5, "min") X(OUTER, 6, "outer") X(COPY, 8, "copy") X(EXP2, 9, "exp2")                \
+    X(RECIP, 10, "recip") X(RSQRT, 11, "rsqrt") X(ABS, 12, "abs") X(FILL, 13, "fill")          \
+    X(EXP2SUB, 14, "exp2sub") X(LOG2, 15, "log2") X(RSUM, 16, "rsum") X(RMAX, 17, "rmax")      \
+    X(RSSQ, 18, "rssq") X(RDOT, 19, "rdot") X(ARGMAX, 20, "argmax")
+enum {
+#define X(name, code, str) OTPU_V_##name = code,
+    OTPU_VFUNCS(X)
+#undef X
+};
+enum { OTPU_B_FULL = 0, OTPU_B_ROW = 1, OTPU_B_COL = 2, OTPU_B_SCALAR = 3 };
+enum { OTPU_OUTER_MAX_COLS = 256, OTPU_DSTEP_MAX_ROWS = 256 };
+
+/* One instruction: w[0] is the raw w0, w[1..7] the immediates, as docs/isa.md numbers them. */
+typedef struct {
+    uint32_t w[8];
+    uint8_t op, ra, rb, rc, rd, flags;
+} otpu_instr;
+
+otpu_instr otpu_decode(const uint32_t words[8]);
+void otpu_encode(const otpu_instr *ins, uint32_t words[8]); /* w0 rebuilt from the fields */
+
+const char *otpu_op_name(unsigned op);  /* NULL for an unknown opcode */
+otpu_unit otpu_op_unit(unsigned op);    /* OTPU_UNIT_COUNT for an unknown opcode */
+const char *otpu_unit_name(otpu_unit u);
+const char *otpu_vfunc_name(unsigned func); /* NULL for an unknown function */
+
+/* One line of assembly-like text (no newline). Returns the length snprintf would write. */
+int otpu_disasm(const otpu_instr *ins, char *buf, size_t n);
+
+/* RLD's fp32 -> int32 conversion: truncation toward zero; |x| < 1 -> 0; |x| >= 2^31, inf and
+ * NaN -> 0x80000000. */
+uint32_t otpu_f2i(uint32_t bits);
+
+/* WAITW's compare of (v & mask) against ref; cmp 3 is invalid (returns 0). */
+int otpu_waitw_holds(uint32_t v, uint32_t ref, unsigned cmp, uint32_t mask);
+
+/* 4-bit weight decode: the integer the MXU multiplies for a nibble (docs/isa.md). */
+extern const int8_t otpu_dec_int4[16];
+extern const int8_t otpu_dec_fp4[16];
+
+/* ---- STREAM descriptor (docs/stream.md; opentpu/isa.py StreamDesc) */
+enum { OTPU_STREAM_SLOTS = 4, OTPU_STREAM_MAX_OPS = 15, OTPU_STREAM_DESC_FIXED = 5 };
+enum { OTPU_A_SLOT, OTPU_A_SELF, OTPU_A_CONST, OTPU_A_MAX };
+enum { OTPU_U_PASS, OTPU_U_FMMA, OTPU_U_MUL, OTPU_U_ADD };
+enum { OTPU_G_REG, OTPU_G_SLOT, OTPU_G_CONST, OTPU_G_ONE };
+enum { OTPU_BS_SLOT, OTPU_BS_CONST, OTPU_BS_REG };
+enum { OTPU_SC_ADD, OTPU_SC_SUB, OTPU_SC_MUL, OTPU_SC_MAX, OTPU_SC_MIN, OTPU_SC_MOV,
+       OTPU_SC_RSQRT, OTPU_SC_RECIP, OTPU_SC_EXP2, OTPU_SC_LOG2, OTPU_SC_EXP2SUB };
+enum { OTPU_OPD_A = 8, OTPU_OPD_X = 9, OTPU_OPD_K0 = 10, OTPU_OPD_ZERO = 14, OTPU_OPD_ONE = 15 };
+
+typedef struct {
+    uint32_t rows, cols;
+    uint8_t a_en, a_op, a_idx, u_mode, g_src, g_idx, b_src, b_idx, d_reg;
+    uint8_t q_en, q_idx, q_self, out_p2, o_reg_en, o_reg, rinit, rsave;
+    uint32_t srs, drs;
+    uint8_t nops;
+    uint8_t ops[OTPU_STREAM_MAX_OPS][4]; /* op, dst, a, b */
+} otpu_stream_desc;
+
+/* Decode a descriptor from its float-safe words (n available). Returns 0, or -1 with the
+ * reason in err (a word that is not float-safe, fewer words than the descriptor needs). */
+int otpu_stream_desc_decode(const uint32_t *words, size_t n, otpu_stream_desc *d, char *err,
+                            size_t errlen);
+/* A 24-bit payload as a float-safe word (exponent field 0x80), as a FILL writes it. */
+uint32_t otpu_stream_fsafe(uint32_t payload);
+/* Encode a descriptor into its words (5 + nops of them); returns the count. */
+size_t otpu_stream_desc_encode(const otpu_stream_desc *d, uint32_t *words);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

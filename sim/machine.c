@@ -1,0 +1,410 @@
+/* machine.c - the slices together (the reference's Machine): the run loop, BAR and GATHER,
+ * HALT CHAIN, WAITW's host hook, and the listener calls around every instruction. */
+#include "machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "slice.h"
+
+struct otpu_machine {
+    otpu_config cfg;
+    otpu_slice *sl;
+    uint32_t args[8];
+    otpu_listener listener;
+    int has_listener;
+    otpu_host_fn host;
+    void *host_user;
+    uint64_t steps, chains;
+    otpu_error err;
+    uint32_t *gather_buf;
+    size_t gather_cap;
+};
+
+otpu_machine *otpu_machine_new(const otpu_config *cfg, otpu_error *err)
+{
+    memset(err, 0, sizeof *err);
+    err->slice = -1;
+    if (otpu_config_check(cfg, err->msg, sizeof err->msg)) {
+        err->kind = OTPU_ERR_BOUNDS;
+        return NULL;
+    }
+    otpu_machine *m = calloc(1, sizeof *m);
+    if (!m)
+        goto oom;
+    m->cfg = *cfg;
+    m->sl = calloc(cfg->S, sizeof *m->sl);
+    if (!m->sl)
+        goto oom;
+    for (uint32_t s = 0; s < cfg->S; s++)
+        if (otpu_slice_init(&m->sl[s], &m->cfg, s, &m->err))
+            goto oom;
+    return m;
+oom:
+    otpu_machine_free(m);
+    err->kind = OTPU_ERR_NOMEM;
+    snprintf(err->msg, sizeof err->msg, "cannot allocate a machine of %u slices "
+             "(DRAM_BYTES %llu, TMEM_WORDS %llu)", cfg->S, (unsigned long long)cfg->DRAM_BYTES,
+             (unsigned long long)cfg->TMEM_WORDS);
+    return NULL;
+}
+
+void otpu_machine_free(otpu_machine *m)
+{
+    if (!m)
+        return;
+    if (m->sl)
+        for (uint32_t s = 0; s < m->cfg.S; s++)
+            if (m->sl[s].cfg)
+                otpu_slice_free(&m->sl[s]);
+    free(m->sl);
+    free(m->gather_buf);
+    free(m);
+}
+
+const otpu_config *otpu_machine_config(const otpu_machine *m)
+{
+    return &m->cfg;
+}
+
+static int bad_input(otpu_error *err, const char *msg, uint32_t s)
+{
+    memset(err, 0, sizeof *err);
+    err->kind = OTPU_ERR_BOUNDS;
+    err->slice = (int)s;
+    snprintf(err->msg, sizeof err->msg, "slice %u: %s", s, msg);
+    return -1;
+}
+
+static void decode_program(otpu_slice *sl, const uint32_t *words, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        sl->prog[k] = otpu_decode(words + 8 * k);
+    sl->nprog = (uint32_t)n;
+}
+
+int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words, size_t nwords,
+                              otpu_error *err)
+{
+    char msg[200];
+    if (s >= m->cfg.S)
+        return bad_input(err, "no such slice", s);
+    if (nwords % 8) {
+        snprintf(msg, sizeof msg, "program of %zu words is not a whole number of instructions "
+                 "(8 words each)", nwords);
+        return bad_input(err, msg, s);
+    }
+    if (nwords > m->cfg.IMEM_WORDS) {
+        snprintf(msg, sizeof msg, "program of %zu words does not fit IMEM_WORDS %llu", nwords,
+                 (unsigned long long)m->cfg.IMEM_WORDS);
+        return bad_input(err, msg, s);
+    }
+    otpu_slice *sl = &m->sl[s];
+    decode_program(sl, words, nwords / 8);
+    otpu_slice_restart(sl, m->args);
+    sl->icount = 0;
+    return 0;
+}
+
+int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const void *data,
+                           size_t len, otpu_error *err)
+{
+    char msg[200];
+    if (s >= m->cfg.S)
+        return bad_input(err, "no such slice", s);
+    if (addr > m->cfg.DRAM_BYTES || len > m->cfg.DRAM_BYTES - addr) {
+        snprintf(msg, sizeof msg, "DRAM image of %zu bytes at %#llx is larger than DRAM_BYTES "
+                 "%llu", len, (unsigned long long)addr, (unsigned long long)m->cfg.DRAM_BYTES);
+        return bad_input(err, msg, s);
+    }
+    if (len)
+        memcpy(m->sl[s].dram + addr, data, len);
+    return 0;
+}
+
+void otpu_machine_set_args(otpu_machine *m, const uint32_t args[8])
+{
+    memcpy(m->args, args, sizeof m->args);
+    for (uint32_t s = 0; s < m->cfg.S; s++)
+        for (int k = 0; k < 8; k++)
+            m->sl[s].R[8 + k] = args[k];
+}
+
+void otpu_machine_set_listener(otpu_machine *m, const otpu_listener *l)
+{
+    m->has_listener = l != NULL;
+    if (l)
+        m->listener = *l;
+    for (uint32_t s = 0; s < m->cfg.S; s++)
+        m->sl[s].log_on = m->has_listener;
+}
+
+void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user)
+{
+    m->host = fn;
+    m->host_user = user;
+}
+
+const otpu_error *otpu_machine_error(const otpu_machine *m)
+{
+    return &m->err;
+}
+
+uint32_t otpu_machine_slices(const otpu_machine *m)
+{
+    return m->cfg.S;
+}
+
+uint64_t otpu_machine_chains(const otpu_machine *m)
+{
+    return m->chains;
+}
+
+otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s)
+{
+    const otpu_slice *sl = &m->sl[s];
+    otpu_slice_view v = {sl->dram, sl->tmem, sl->act, sl->ascale, sl->R, sl->pc, sl->icount,
+                         sl->stalls, sl->halted, sl->prog, sl->nprog};
+    return v;
+}
+
+/* ------------------------------------------------------------------ listener calls */
+
+static void retire(otpu_machine *m, otpu_slice *s, int faulted)
+{
+    if (!m->has_listener)
+        return;
+    otpu_retired r = {
+        .slice = s->sid, .n = s->cur_n, .pc = s->cur_pc,
+        .ins = s->cur_pc < s->nprog ? &s->prog[s->cur_pc] : NULL,
+        .writes = s->log, .nwrites = s->nlog, .faulted = faulted,
+    };
+    if (m->listener.on_retire)
+        m->listener.on_retire(m->listener.user, &r);
+    s->nlog = 0;
+}
+
+static int raise(otpu_machine *m, otpu_slice *s)
+{
+    retire(m, s, 1);
+    if (m->has_listener && m->listener.on_error)
+        m->listener.on_error(m->listener.user, s->sid, &m->err);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ HALT CHAIN */
+
+static int chain(otpu_machine *m, otpu_slice *s)
+{
+    uint32_t addr = s->chain_addr, n = s->chain_count;
+    if (addr % m->cfg.D || !(n > 0 && n <= m->cfg.IMEM_WORDS / 8))
+        return otpu_fail_at(s, OTPU_ERR_CHAIN, addr,
+                            "HALT CHAIN to %#x, %u instructions (the address must be a multiple "
+                            "of D = %u, the count 1..%llu)", addr, n, m->cfg.D,
+                            (unsigned long long)(m->cfg.IMEM_WORDS / 8));
+    if (otpu_check_dram_words(s, addr, 1, 0, 8 * (uint64_t)n, 4))
+        return -1;
+    decode_program(s, (const uint32_t *)(s->dram + addr), n);
+    otpu_slice_restart(s, m->args);
+    m->chains++;
+    return 0;
+}
+
+/* Execute one instruction of slice s, with the listener calls around it. */
+static int step(otpu_machine *m, otpu_slice *s)
+{
+    if (m->has_listener && m->listener.on_issue)
+        m->listener.on_issue(m->listener.user, s->sid, s->icount, s->pc,
+                             s->pc < s->nprog ? &s->prog[s->pc] : NULL);
+    s->nlog = 0;
+    if (otpu_slice_step(s))
+        return raise(m, s);
+    if (s->log_oom)
+        return otpu_fail(s, OTPU_ERR_NOMEM, "cannot grow the write log"), raise(m, s);
+    if (s->waiting || s->polling)
+        return 0; /* retires when the collective completes or the word holds */
+    if (s->halted && s->chain) {
+        uint32_t addr = s->chain_addr, count = s->chain_count, pc = s->pc;
+        uint64_t n = s->cur_n;
+        if (chain(m, s))
+            return raise(m, s);
+        if (m->has_listener && m->listener.on_retire) {
+            otpu_retired r = {.slice = s->sid, .n = n, .pc = pc, .ins = NULL, .writes = s->log,
+                              .nwrites = s->nlog, .chain = 1, .chain_addr = addr,
+                              .chain_count = count};
+            m->listener.on_retire(m->listener.user, &r);
+        }
+        s->nlog = 0;
+        return 0;
+    }
+    retire(m, s, 0);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ collectives */
+
+static int gather(otpu_machine *m)
+{
+    uint32_t S = m->cfg.S;
+    const otpu_instr *i0 = &m->sl[0].prog[m->sl[0].pc];
+    for (uint32_t s = 1; s < S; s++) {
+        const otpu_instr *in = &m->sl[s].prog[m->sl[s].pc];
+        if (in->w[2] != i0->w[2] || in->w[3] != i0->w[3] || in->w[5] != i0->w[5] ||
+            in->w[6] != i0->w[6])
+            return otpu_fail(&m->sl[s], OTPU_ERR_COLLECTIVE,
+                             "GATHER: slices disagree on dst/rows/cols/drs/seg (slice 0 and "
+                             "slice %u)", s);
+    }
+    uint32_t rows = i0->w[3] & 0xFFFF, cols = i0->w[3] >> 16, drs = i0->w[5], seg = i0->w[6];
+    size_t per = (size_t)rows * cols, need = per * S;
+    if (need > m->gather_cap) {
+        uint32_t *p = realloc(m->gather_buf, need * sizeof *p);
+        if (!p)
+            return otpu_fail(&m->sl[0], OTPU_ERR_NOMEM, "cannot allocate the GATHER buffer");
+        m->gather_buf = p;
+        m->gather_cap = need;
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        otpu_slice *sl = &m->sl[s];
+        const otpu_instr *in = &sl->prog[sl->pc];
+        uint64_t src = (uint32_t)(otpu_reg(sl, in->ra) + in->w[1]);
+        uint32_t srs = in->w[4];
+        if (otpu_check_tmem(sl, src, rows, srs, cols, 1))
+            return -1;
+        for (uint32_t r = 0; r < rows; r++)
+            memcpy(m->gather_buf + s * per + (size_t)r * cols, sl->tmem + src + (uint64_t)r * srs,
+                   cols * sizeof(uint32_t));
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        otpu_slice *sl = &m->sl[s];
+        const otpu_instr *in = &sl->prog[sl->pc];
+        uint64_t dst = (uint32_t)(otpu_reg(sl, in->rb) + in->w[2]);
+        for (uint32_t k = 0; k < S; k++) {
+            uint64_t base = dst + (uint64_t)k * seg;
+            if (otpu_check_tmem(sl, base, rows, drs, cols, 1))
+                return -1;
+            for (uint32_t r = 0; r < rows; r++)
+                for (uint32_t c = 0; c < cols; c++)
+                    otpu_tmem_put(sl, base + (uint64_t)r * drs + c,
+                                  m->gather_buf[k * per + (size_t)r * cols + c]);
+        }
+    }
+    return 0;
+}
+
+/* Every live slice waits at a BAR or GATHER: complete it on all of them. */
+static int collective(otpu_machine *m, uint32_t nlive)
+{
+    uint32_t S = m->cfg.S, first = 0;
+    while (m->sl[first].halted)
+        first++;
+    otpu_slice *f = &m->sl[first];
+    int rc = 0;
+    if (nlive != S) {
+        rc = otpu_fail(f, OTPU_ERR_COLLECTIVE, "collective with a halted slice");
+    } else {
+        unsigned op = f->prog[f->pc].op;
+        for (uint32_t s = 1; s < S && !rc; s++)
+            if (m->sl[s].prog[m->sl[s].pc].op != op)
+                rc = otpu_fail(&m->sl[s], OTPU_ERR_COLLECTIVE,
+                               "slices disagree on the collective instruction (slice 0 %s, "
+                               "slice %u %s)", otpu_op_name(op), s,
+                               otpu_op_name(m->sl[s].prog[m->sl[s].pc].op));
+        if (!rc && op == OTPU_OP_GATHER)
+            rc = gather(m);
+    }
+    if (rc) {
+        int blamed = m->err.slice;
+        for (uint32_t s = 0; s < S; s++)
+            if (!m->sl[s].halted && (int)s != blamed)
+                retire(m, &m->sl[s], 1);
+        return raise(m, &m->sl[blamed]);
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        otpu_slice *sl = &m->sl[s];
+        sl->waiting = 0;
+        retire(m, sl, 0);
+        otpu_slice_advance(sl);
+    }
+    return 0;
+}
+
+/* Every slice that can run is blocked and some WAITW polls: ask the host, poll again. */
+static int host_round(otpu_machine *m)
+{
+    otpu_slice *first = NULL;
+    for (uint32_t s = 0; s < m->cfg.S && !first; s++)
+        if (!m->sl[s].halted && m->sl[s].polling)
+            first = &m->sl[s];
+    if (!m->host) {
+        otpu_fail(first, OTPU_ERR_WAITW, "WAITW timeout: the word does not hold and no host is "
+                                         "attached to write it");
+        return raise(m, first);
+    }
+    m->host(m, m->host_user);
+    int progressed = 0;
+    for (uint32_t s = 0; s < m->cfg.S; s++) {
+        otpu_slice *sl = &m->sl[s];
+        if (sl->halted || !sl->polling)
+            continue;
+        int r = otpu_slice_poll(sl);
+        if (r < 0)
+            return raise(m, sl);
+        if (r > 0) {
+            progressed = 1;
+            retire(m, sl, 0);
+        }
+    }
+    if (!progressed) {
+        otpu_fail(first, OTPU_ERR_WAITW, "WAITW timeout: the host was called and the word "
+                                         "still does not hold");
+        return raise(m, first);
+    }
+    return 0;
+}
+
+int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
+{
+    uint32_t S = m->cfg.S;
+    m->steps = 0;
+    for (;;) {
+        int progressed = 0;
+        for (uint32_t s = 0; s < S; s++) {
+            otpu_slice *sl = &m->sl[s];
+            while (!sl->halted && !sl->waiting && !sl->polling) {
+                if (step(m, sl))
+                    return -1;
+                progressed = 1;
+                if (max_steps && ++m->steps > max_steps) {
+                    otpu_fail(sl, OTPU_ERR_STEP_LIMIT, "step limit exceeded (%llu steps)",
+                              (unsigned long long)max_steps);
+                    if (m->has_listener && m->listener.on_error)
+                        m->listener.on_error(m->listener.user, sl->sid, &m->err);
+                    return -1;
+                }
+            }
+        }
+        uint32_t nlive = 0, nwait = 0, npoll = 0;
+        for (uint32_t s = 0; s < S; s++) {
+            nlive += !m->sl[s].halted;
+            nwait += !m->sl[s].halted && m->sl[s].waiting;
+            npoll += !m->sl[s].halted && m->sl[s].polling;
+        }
+        if (!nlive)
+            return 0;
+        if (nwait == nlive) {
+            if (collective(m, nlive))
+                return -1;
+            progressed = 1;
+        } else if (npoll) {
+            if (host_round(m))
+                return -1;
+            progressed = 1;
+        }
+        if (!progressed) {
+            otpu_slice *sl = &m->sl[0];
+            otpu_fail(sl, OTPU_ERR_DEADLOCK, "deadlock");
+            return raise(m, sl);
+        }
+    }
+}

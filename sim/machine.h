@@ -1,0 +1,86 @@
+/* machine.h - libotpusim's public API: an openTPU machine of S slices, bit-exact with the
+ * reference ISA simulator (opentpu/isasim.py).
+ *
+ * How to use it:
+ *
+ *     otpu_config cfg = otpu_config_default();      // or a bundle's case.txt (bundle.h)
+ *     otpu_error err;
+ *     otpu_machine *m = otpu_machine_new(&cfg, &err);        // NULL: err.msg says why
+ *     otpu_machine_load_program(m, 0, words, nwords, &err);  // 8 words per instruction
+ *     otpu_machine_load_dram(m, 0, 0, image, len, &err);
+ *     otpu_machine_set_args(m, args);                // R8..R15 at the start (optional)
+ *     if (otpu_machine_run(m, 10000000) != 0)        // 0: every slice halted
+ *         puts(otpu_machine_error(m)->msg);          // the simulated error
+ *     otpu_machine_free(m);
+ *
+ * Slices run in turn, each until it halts or blocks (the reference's order): a BAR or GATHER
+ * completes when every live slice waits at one; a WAITW polls its word, and when every
+ * slice that can run is blocked the host hook is called (the host writes DRAM), then the
+ * WAITWs poll again; one that still does not hold is a timeout error. HALT with CHAIN loads
+ * the next program from the slice's DRAM and goes on.
+ *
+ * Attach a listener (log.h) to receive every instruction's writes. Errors never exit or
+ * abort: the run stops and otpu_machine_error() names the slice, pc, instruction, address. */
+#ifndef OTPU_MACHINE_H
+#define OTPU_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "error.h"
+#include "isa.h"
+#include "log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct otpu_machine otpu_machine;
+
+/* Read-only view of one slice's state. */
+typedef struct {
+    const uint8_t *dram;      /* DRAM_BYTES */
+    const uint32_t *tmem;     /* TMEM_WORDS */
+    const int8_t *act;        /* act_rows x (ACT_BLOCKS * D) */
+    const uint32_t *ascale;   /* act_rows x ACT_BLOCKS */
+    const uint32_t *R;        /* 16 registers */
+    uint32_t pc;
+    uint64_t icount;
+    uint64_t stalls;          /* WAITW polls that did not hold */
+    int halted;
+    const otpu_instr *prog;
+    uint32_t nprog;
+} otpu_slice_view;
+
+/* The host: called when every slice that can run waits and a WAITW polls. */
+typedef void (*otpu_host_fn)(otpu_machine *m, void *user);
+
+otpu_machine *otpu_machine_new(const otpu_config *cfg, otpu_error *err);
+void otpu_machine_free(otpu_machine *m);
+const otpu_config *otpu_machine_config(const otpu_machine *m);
+
+/* Load slice s's program (nwords, a multiple of 8, at most IMEM_WORDS) and restart it. */
+int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words, size_t nwords,
+                              otpu_error *err);
+/* Copy bytes into slice s's DRAM at a byte address (a host write: not logged). */
+int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const void *data,
+                           size_t len, otpu_error *err);
+/* The run's arguments R8..R15 (taken by every slice now and at each HALT CHAIN). */
+void otpu_machine_set_args(otpu_machine *m, const uint32_t args[8]);
+void otpu_machine_set_listener(otpu_machine *m, const otpu_listener *l); /* NULL: none */
+void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user);
+
+/* Run until every slice halts (0) or an error (-1). max_steps 0: no limit; otherwise more
+ * than max_steps executed instructions is the reference's "step limit exceeded". */
+int otpu_machine_run(otpu_machine *m, uint64_t max_steps);
+const otpu_error *otpu_machine_error(const otpu_machine *m);
+
+uint32_t otpu_machine_slices(const otpu_machine *m);
+otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s);
+uint64_t otpu_machine_chains(const otpu_machine *m); /* HALT CHAIN reloads so far */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,402 @@
+/* otpu-sim - run, check and disassemble openTPU programs with libotpusim.
+ *
+ *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N]
+ *   otpu-sim check BUNDLE [--max-steps N]
+ *   otpu-sim disasm FILE.hex
+ *
+ * Exit codes: 0 ok, 1 a simulated error or a mismatch, 2 bad input. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bundle.h"
+#include "machine.h"
+#include "trace.h"
+
+#define DEFAULT_MAX_STEPS 10000000ull /* the reference's Machine.run default */
+
+static const char usage[] =
+    "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N]\n"
+    "       otpu-sim check BUNDLE [--max-steps N]\n"
+    "       otpu-sim disasm FILE.hex\n"
+    "\n"
+    "run     run a bundle (case.txt, prog_<s>.hex, dram_<s>.bin); print one line per slice.\n"
+    "        --trace FILE   write the trace (changed locations, ../shared/vectors/FORMAT.md);\n"
+    "                       with several slices, FILE gets _<s> before its extension\n"
+    "        --dump DIR     write final_<s>.txt (the golden format), tmem_<s>.bin,\n"
+    "                       dram_<s>.bin (trailing zeros trimmed), act_<s>.bin, ascale_<s>.bin\n"
+    "        --max-steps N  stop with an error after N instructions (default 10000000, the\n"
+    "                       reference's; 0: no limit)\n"
+    "check   run a bundle and compare with its trace_<s>.txt and final_<s>.txt; an expected\n"
+    "        error must come from the same instruction and be of the same kind\n"
+    "disasm  print a program, one instruction per line\n"
+    "\n"
+    "exit status: 0 ok, 1 simulated error or mismatch, 2 bad input\n";
+
+static int bad(const char *fmt, const char *a)
+{
+    fprintf(stderr, "otpu-sim: ");
+    fprintf(stderr, fmt, a);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+typedef struct {
+    const char *bundle, *trace, *dump;
+    uint64_t max_steps;
+} options;
+
+static int parse(int argc, char **argv, options *o, int allow_out)
+{
+    o->max_steps = DEFAULT_MAX_STEPS;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--max-steps") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            o->max_steps = strtoull(argv[++i], &end, 0);
+            if (errno || *end || argv[i][0] == '-')
+                return bad("--max-steps: '%s' is not a count", argv[i]);
+        } else if (allow_out && !strcmp(a, "--trace") && i + 1 < argc) {
+            o->trace = argv[++i];
+        } else if (allow_out && !strcmp(a, "--dump") && i + 1 < argc) {
+            o->dump = argv[++i];
+        } else if (a[0] == '-') {
+            return bad("unknown option or missing value: %s (see --help)", a);
+        } else if (!o->bundle) {
+            o->bundle = a;
+        } else {
+            return bad("unexpected argument: %s (see --help)", a);
+        }
+    }
+    if (!o->bundle)
+        return bad("%s needs a BUNDLE folder (see --help)", argv[1]);
+    return 0;
+}
+
+static void trace_name(char *out, size_t n, const char *file, uint32_t s, uint32_t S)
+{
+    if (S == 1) {
+        snprintf(out, n, "%s", file);
+        return;
+    }
+    const char *dot = strrchr(file, '.'), *slash = strrchr(file, '/');
+    if (!dot || (slash && dot < slash))
+        snprintf(out, n, "%s_%u", file, s);
+    else
+        snprintf(out, n, "%.*s_%u%s", (int)(dot - file), file, s, dot);
+}
+
+static int write_file(const char *dir, const char *name, uint32_t s, const void *p, size_t len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s_%u.bin", dir, name, s);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, len, f) != len) {
+        if (f)
+            fclose(f);
+        return bad("cannot write %s", path);
+    }
+    return fclose(f) ? bad("cannot write %s", path) : 0;
+}
+
+static int dump(const char *dir, const otpu_machine *m)
+{
+    if (mkdir(dir, 0777) && errno != EEXIST)
+        return bad("cannot create %s", dir);
+    const otpu_config *c = otpu_machine_config(m);
+    uint64_t rows = otpu_config_act_rows(c);
+    for (uint32_t s = 0; s < c->S; s++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/final_%u.txt", dir, s);
+        FILE *f = fopen(path, "w");
+        if (!f || otpu_final_write(f, m, s) || fclose(f))
+            return bad("cannot write %s", path);
+        otpu_slice_view v = otpu_machine_view(m, s);
+        uint64_t len = c->DRAM_BYTES;
+        while (len && !v.dram[len - 1])
+            len--;
+        if (write_file(dir, "tmem", s, v.tmem, c->TMEM_WORDS * 4) ||
+            write_file(dir, "dram", s, v.dram, len) ||
+            write_file(dir, "act", s, v.act, rows * c->ACT_BLOCKS * c->D) ||
+            write_file(dir, "ascale", s, v.ascale, rows * c->ACT_BLOCKS * 4))
+            return 2;
+    }
+    return 0;
+}
+
+static void summary(const otpu_machine *m)
+{
+    for (uint32_t s = 0; s < otpu_machine_slices(m); s++) {
+        otpu_slice_view v = otpu_machine_view(m, s);
+        printf("slice %u: %s icount=%" PRIu64 " pc=%" PRIu32 "\n", s,
+               v.halted ? "halted" : "stopped", v.icount, v.pc);
+    }
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    options o = {0};
+    if (parse(argc, argv, &o, 1))
+        return 2;
+    otpu_bundle b;
+    char err[1024];
+    if (otpu_bundle_read(o.bundle, &b, err, sizeof err))
+        return bad("%s", err);
+    otpu_error e;
+    otpu_machine *m = otpu_bundle_machine(&b, &e);
+    if (!m) {
+        otpu_bundle_free(&b);
+        return bad("%s", e.msg);
+    }
+    uint32_t S = b.cfg.S;
+    FILE **files = calloc(S, sizeof *files);
+    otpu_tracer *t = NULL;
+    int rc = 0;
+    if (o.trace) {
+        for (uint32_t s = 0; s < S && !rc; s++) {
+            char name[4096];
+            trace_name(name, sizeof name, o.trace, s, S);
+            files[s] = strcmp(name, "-") ? fopen(name, "w") : stdout;
+            if (!files[s])
+                rc = bad("cannot write %s", name);
+        }
+        if (!rc) {
+            t = otpu_tracer_new(files, S, &b.cfg);
+            otpu_listener l = otpu_tracer_listener(t);
+            otpu_machine_set_listener(m, &l);
+        }
+    }
+    if (!rc) {
+        int r = otpu_machine_run(m, o.max_steps);
+        summary(m);
+        if (r) {
+            fprintf(stderr, "otpu-sim: error: %s\n", otpu_machine_error(m)->msg);
+            rc = 1;
+        }
+        if (o.dump && dump(o.dump, m))
+            rc = 2;
+    }
+    for (uint32_t s = 0; s < S; s++)
+        if (files[s] && files[s] != stdout && fclose(files[s]))
+            rc = bad("%s", "cannot finish writing the trace");
+    free(files);
+    otpu_tracer_free(t);
+    otpu_machine_free(m);
+    otpu_bundle_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ check */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    if (p) {
+        p[n] = 0;
+        *len = (size_t)n;
+    }
+    return p;
+}
+
+/* Compare our text with a golden file line by line. E lines match by error kind. */
+static int compare(const char *name, const char *want, const char *got, otpu_err_kind our_kind)
+{
+    int line = 1;
+    while (*want || *got) {
+        const char *we = strchr(want, '\n'), *ge = strchr(got, '\n');
+        size_t wl = we ? (size_t)(we - want) : strlen(want), gl = ge ? (size_t)(ge - got) : strlen(got);
+        int same = wl == gl && !memcmp(want, got, wl);
+        if (!same && wl > 2 && gl > 2 && !strncmp(want, "E ", 2) && !strncmp(got, "E ", 2)) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%.*s", (int)(wl - 2), want + 2);
+            otpu_err_kind k = otpu_err_classify(msg);
+            same = k == our_kind;
+            if (!same)
+                printf("%s:%d: error kinds differ: expected %s ('%s'), got %s ('%.*s')\n", name,
+                       line, otpu_err_kind_name(k), msg, otpu_err_kind_name(our_kind),
+                       (int)(gl - 2), got + 2);
+            if (!same)
+                return 1;
+        }
+        if (!same) {
+            printf("%s:%d: expected '%.*s'%s, got '%.*s'%s\n", name, line, (int)wl, want,
+                   *want ? "" : "(end of file)", (int)gl, got, *got ? "" : "(end of file)");
+            return 1;
+        }
+        want += wl + (we ? 1 : 0);
+        got += gl + (ge ? 1 : 0);
+        line++;
+    }
+    return 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    options o = {0};
+    if (parse(argc, argv, &o, 0))
+        return 2;
+    otpu_bundle b;
+    char err[1024];
+    if (otpu_bundle_read(o.bundle, &b, err, sizeof err))
+        return bad("%s", err);
+    otpu_error e;
+    otpu_machine *m = otpu_bundle_machine(&b, &e);
+    if (!m) {
+        otpu_bundle_free(&b);
+        return bad("%s", e.msg);
+    }
+    uint32_t S = b.cfg.S;
+    char **text = calloc(S, sizeof *text);
+    size_t *len = calloc(S, sizeof *len);
+    FILE **files = calloc(S, sizeof *files);
+    for (uint32_t s = 0; s < S; s++)
+        files[s] = open_memstream(&text[s], &len[s]);
+    otpu_tracer *t = otpu_tracer_new(files, S, &b.cfg);
+    otpu_listener l = otpu_tracer_listener(t);
+    otpu_machine_set_listener(m, &l);
+    int r = otpu_machine_run(m, o.max_steps);
+    const otpu_error *me = otpu_machine_error(m);
+    otpu_err_kind kind = r ? me->kind : OTPU_ERR_NONE;
+    int rc = 0, compared = 0;
+    if (b.expect_error != (r != 0)) {
+        printf("%s: expected %s, got %s\n", o.bundle,
+               b.expect_error ? b.error : "a clean run", r ? me->msg : "a clean run");
+        rc = 1;
+    } else if (r && b.error[0] && otpu_err_classify(b.error) != kind) {
+        printf("%s: expected a %s error ('%s'), got %s ('%s')\n", o.bundle,
+               otpu_err_kind_name(otpu_err_classify(b.error)), b.error, otpu_err_kind_name(kind),
+               me->msg);
+        rc = 1;
+    }
+    for (uint32_t s = 0; s < S && !rc; s++) {
+        fclose(files[s]);
+        files[s] = NULL;
+        char path[4096], name[64];
+        size_t glen;
+        snprintf(name, sizeof name, "trace_%u.txt", s);
+        snprintf(path, sizeof path, "%s/%s", o.bundle, name);
+        char *want = slurp(path, &glen);
+        if (want) {
+            rc = compare(name, want, text[s], kind);
+            compared++;
+            free(want);
+        }
+        if (rc)
+            break;
+        snprintf(name, sizeof name, "final_%u.txt", s);
+        snprintf(path, sizeof path, "%s/%s", o.bundle, name);
+        want = slurp(path, &glen);
+        if (want) {
+            char *fin = NULL;
+            size_t flen;
+            FILE *f = open_memstream(&fin, &flen);
+            otpu_final_write(f, m, s);
+            fclose(f);
+            rc = compare(name, want, fin, kind);
+            compared++;
+            free(fin);
+            free(want);
+        }
+    }
+    if (!rc && !compared) {
+        printf("%s: no trace_<s>.txt or final_<s>.txt to compare with\n", o.bundle);
+        rc = 1;
+    }
+    if (!rc)
+        printf("%s: ok (%u slice%s, %d golden files match%s)\n", o.bundle, S, S > 1 ? "s" : "",
+               compared, r ? "; the expected error" : "");
+    else if (r)
+        printf("our error: %s\n", me->msg);
+    for (uint32_t s = 0; s < S; s++) {
+        if (files[s])
+            fclose(files[s]);
+        free(text[s]);
+    }
+    free(text);
+    free(len);
+    free(files);
+    otpu_tracer_free(t);
+    otpu_machine_free(m);
+    otpu_bundle_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ disasm */
+
+static int cmd_disasm(int argc, char **argv)
+{
+    if (argc == 3 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (argc != 3)
+        return bad("%s", "disasm takes one FILE.hex (see --help)");
+    FILE *f = fopen(argv[2], "r");
+    if (!f)
+        return bad("cannot open %s", argv[2]);
+    char buf[256];
+    uint32_t w[8];
+    int line = 0, k = 0;
+    unsigned pc = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        size_t n = strcspn(buf, "\r\n");
+        buf[n] = 0;
+        char *end;
+        unsigned long v = strtoul(buf, &end, 16);
+        if (n != 8 || *end || buf[0] == '-' || buf[0] == '+' || buf[0] == ' ') {
+            fclose(f);
+            fprintf(stderr, "otpu-sim: %s:%d: expected 8 hex digits, got '%.40s'\n", argv[2], line,
+                    buf);
+            return 2;
+        }
+        w[k++] = (uint32_t)v;
+        if (k == 8) {
+            otpu_instr in = otpu_decode(w);
+            char d[512];
+            otpu_disasm(&in, d, sizeof d);
+            printf("%5u: %s\n", pc++, d);
+            k = 0;
+        }
+    }
+    fclose(f);
+    if (k) {
+        fprintf(stderr, "otpu-sim: %s: %d words is not a whole number of instructions\n",
+                argv[2], line);
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "run"))
+        return cmd_run(argc, argv);
+    if (!strcmp(argv[1], "check"))
+        return cmd_check(argc, argv);
+    if (!strcmp(argv[1], "disasm"))
+        return cmd_disasm(argc, argv);
+    return bad("unknown command '%s' (run, check, disasm; see --help)", argv[1]);
+}

@@ -1,0 +1,356 @@
+/* slice.c - a slice's state, its sequencer (Slice.step / advance of the reference) and the
+ * instructions executed in the sequencer: NOP, HALT, LI, ADDI, LOOP, RLD, WAITW's poll. */
+#include "slice.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = cfg;
+    s->sid = sid;
+    s->err = err;
+    s->act_row = cfg->ACT_BLOCKS * cfg->D;
+    s->prog_cap = (uint32_t)(cfg->IMEM_WORDS / 8);
+    s->prog = calloc(s->prog_cap ? s->prog_cap : 1, sizeof *s->prog);
+    /* anonymous private mapping: pages are zero and cost nothing until written */
+    void *d = mmap(NULL, cfg->DRAM_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    s->dram = d == MAP_FAILED ? NULL : d;
+    s->tmem = calloc(cfg->TMEM_WORDS, sizeof *s->tmem);
+    uint64_t rows = otpu_config_act_rows(cfg);
+    s->act = calloc(rows * s->act_row, 1);
+    s->ascale = calloc(rows * cfg->ACT_BLOCKS, sizeof *s->ascale);
+    if (!s->prog || !s->dram || !s->tmem || !s->act || !s->ascale) {
+        otpu_slice_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void otpu_slice_free(otpu_slice *s)
+{
+    if (s->dram)
+        munmap(s->dram, s->cfg->DRAM_BYTES);
+    free(s->prog);
+    free(s->tmem);
+    free(s->act);
+    free(s->ascale);
+    free(s->log);
+    free(s->scratch);
+    free(s->hz_stamp);
+    free(s->hz_pos);
+    memset(s, 0, sizeof *s);
+}
+
+void otpu_slice_restart(otpu_slice *s, const uint32_t args[8])
+{
+    memset(s->R, 0, sizeof s->R);
+    for (int k = 0; k < 8; k++)
+        s->R[8 + k] = args ? args[k] : 0;
+    s->pc = 0;
+    s->depth = 0;
+    s->halted = s->waiting = s->polling = s->chain = 0;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+static int vfail(otpu_slice *s, otpu_err_kind kind, int has_addr, uint64_t addr, const char *fmt,
+                 va_list ap)
+{
+    otpu_error *e = s->err;
+    e->kind = kind;
+    e->slice = (int)s->sid;
+    e->pc = s->cur_pc;
+    e->n = s->cur_n;
+    e->has_addr = has_addr;
+    e->addr = addr;
+    char what[320], dis[256] = "";
+    vsnprintf(what, sizeof what, fmt, ap);
+    if (s->cur_pc < s->nprog)
+        otpu_disasm(&s->prog[s->cur_pc], dis, sizeof dis);
+    snprintf(e->msg, sizeof e->msg, "slice %u: pc %u (n %llu)%s%s: %s", s->sid, s->cur_pc,
+             (unsigned long long)s->cur_n, dis[0] ? " " : "", dis, what);
+    return -1;
+}
+
+int otpu_fail(otpu_slice *s, otpu_err_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(s, kind, 0, 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int otpu_fail_at(otpu_slice *s, otpu_err_kind kind, uint64_t addr, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(s, kind, 1, addr, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ log and scratch */
+
+void otpu_log_push(otpu_slice *s, otpu_space sp, uint64_t addr, uint32_t old, uint32_t val,
+                   uint8_t mask)
+{
+    if (s->nlog == s->log_cap) {
+        size_t cap = s->log_cap ? 2 * s->log_cap : 1024;
+        otpu_write *p = realloc(s->log, cap * sizeof *p);
+        if (!p) {
+            s->log_oom = 1;
+            return;
+        }
+        s->log = p;
+        s->log_cap = cap;
+    }
+    s->log[s->nlog++] = (otpu_write){.addr = addr, .old = old, .val = val, .space = (uint8_t)sp,
+                                     .mask = mask};
+}
+
+uint32_t *otpu_scratch(otpu_slice *s, size_t words)
+{
+    if (words > s->scratch_cap) {
+        size_t cap = words < 4096 ? 4096 : words;
+        uint32_t *p = realloc(s->scratch, cap * sizeof *p);
+        if (!p) {
+            otpu_fail(s, OTPU_ERR_NOMEM, "cannot allocate %zu scratch words", words);
+            return NULL;
+        }
+        s->scratch = p;
+        s->scratch_cap = cap;
+    }
+    return s->scratch;
+}
+
+int otpu_stamp_begin(otpu_slice *s)
+{
+    uint64_t W = s->cfg->TMEM_WORDS;
+    if (!s->hz_stamp) {
+        s->hz_stamp = calloc(W, sizeof *s->hz_stamp);
+        s->hz_pos = malloc(W * sizeof *s->hz_pos);
+        if (!s->hz_stamp || !s->hz_pos)
+            return otpu_fail(s, OTPU_ERR_NOMEM, "cannot allocate the TMEM scoreboard");
+    }
+    if (++s->hz_gen == 0) {
+        memset(s->hz_stamp, 0, W * sizeof *s->hz_stamp);
+        s->hz_gen = 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ range checks */
+
+/* The first index of base + r*rs + c*cs (element order) that is >= limit, or -1 if none. */
+static int64_t first_at_or_above(uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
+                                 uint64_t cs, uint64_t limit, uint64_t *addr)
+{
+    for (uint64_t r = 0; r < rows; r++) {
+        unsigned __int128 rb = (unsigned __int128)base + (unsigned __int128)r * rs;
+        if (rb >= limit) {
+            *addr = (uint64_t)(rb > UINT64_MAX ? UINT64_MAX : rb);
+            return 0;
+        }
+        if (!cs)
+            continue;
+        uint64_t c = (uint64_t)((limit - rb + cs - 1) / cs);
+        if (c < cols) {
+            *addr = (uint64_t)(rb + (unsigned __int128)c * cs);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static unsigned __int128 last_index(uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
+                                    uint64_t cs)
+{
+    return (unsigned __int128)base + (unsigned __int128)(rows - 1) * rs +
+           (unsigned __int128)(cols - 1) * cs;
+}
+
+int otpu_check_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
+                    uint64_t cs)
+{
+    if (!rows || !cols || last_index(base, rows, rs, cols, cs) < s->cfg->TMEM_WORDS)
+        return 0;
+    uint64_t a = base;
+    first_at_or_above(base, rows, rs, cols, cs, s->cfg->TMEM_WORDS, &a);
+    return otpu_fail_at(s, OTPU_ERR_TMEM_RANGE, a, "TMEM index %llu out of range (TMEM_WORDS %llu)",
+                        (unsigned long long)a, (unsigned long long)s->cfg->TMEM_WORDS);
+}
+
+int otpu_check_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs,
+                          uint64_t cols, uint64_t cs)
+{
+    if (!rows || !cols)
+        return 0;
+    uint64_t a = base;
+    if (base % 4)
+        a = base;
+    else if (cols > 1 && cs % 4)
+        a = base + cs;
+    else if (rows > 1 && rs % 4)
+        a = base + rs;
+    else if (last_index(base, rows, rs, cols, cs) + 4 <= s->cfg->DRAM_BYTES)
+        return 0;
+    else
+        first_at_or_above(base, rows, rs, cols, cs, s->cfg->DRAM_BYTES - 3, &a);
+    return otpu_fail_at(s, OTPU_ERR_DRAM_ADDR, a,
+                        "bad DRAM word address %#llx (misaligned or past DRAM_BYTES %#llx)",
+                        (unsigned long long)a, (unsigned long long)s->cfg->DRAM_BYTES);
+}
+
+/* ------------------------------------------------------------------ sequencer */
+
+void otpu_slice_advance(otpu_slice *s)
+{
+    uint32_t pc = s->pc;
+    if (s->depth && s->stack[s->depth - 1].end == pc) {
+        otpu_loop *top = &s->stack[s->depth - 1];
+        if (top->count > 1) {
+            top->count--;
+            s->pc = top->start;
+            return;
+        }
+        s->depth--;
+    }
+    s->pc = pc + 1;
+}
+
+static int exec_loop(otpu_slice *s, const otpu_instr *in)
+{
+    uint32_t count = otpu_reg(s, in->ra) + in->w[2];
+    uint32_t body = in->w[1];
+    if (body < 1)
+        return otpu_fail(s, OTPU_ERR_LOOP, "LOOP with empty body");
+    if (count == 0) {
+        s->pc += 1 + body;
+        return 0;
+    }
+    if (s->depth >= 4)
+        return otpu_fail(s, OTPU_ERR_LOOP, "loop stack overflow (depth 4)");
+    uint32_t end = s->pc + body;
+    for (unsigned k = 0; k < s->depth; k++)
+        if (s->stack[k].end == end)
+            return otpu_fail(s, OTPU_ERR_LOOP,
+                             "nested loop bodies end on the same instruction (pc %u)", end);
+    s->stack[s->depth++] = (otpu_loop){s->pc + 1, end, count};
+    s->pc++;
+    return 0;
+}
+
+static int exec_rld(otpu_slice *s, const otpu_instr *in)
+{
+    uint32_t a = otpu_reg(s, in->ra) + in->w[1];
+    if (otpu_check_tmem(s, a, 1, 0, 1, 0))
+        return -1;
+    uint32_t v = s->tmem[a];
+    if (!(in->flags & OTPU_F_RAW))
+        v = otpu_f2i(v);
+    if (in->flags & OTPU_F_MUL)
+        v *= otpu_reg(s, in->rb) + in->w[2];
+    otpu_reg_put(s, in->rd, v);
+    return 0;
+}
+
+int otpu_slice_poll(otpu_slice *s)
+{
+    const otpu_instr *in = &s->prog[s->pc];
+    uint32_t dram = otpu_reg(s, in->ra) + in->w[1];
+    uint32_t tm = otpu_reg(s, in->rb) + in->w[2];
+    uint32_t ref = otpu_reg(s, in->rc) + in->w[3];
+    unsigned cmp = in->flags & 3;
+    if (cmp == 3)
+        return otpu_fail(s, OTPU_ERR_ILLEGAL, "WAITW: bad compare 3 (EQ 0, NE 1, GE 2)");
+    if (otpu_check_dram_words(s, dram, 1, 0, 1, 0) || otpu_check_tmem(s, tm, 1, 0, 1, 0))
+        return -1;
+    uint32_t v = otpu_m32(s, dram);
+    if (!otpu_waitw_holds(v, ref, cmp, in->w[4])) {
+        s->stalls++;
+        return 0;
+    }
+    otpu_tmem_put(s, tm, v);
+    s->polling = 0;
+    otpu_slice_advance(s);
+    return 1;
+}
+
+int otpu_slice_step(otpu_slice *s)
+{
+    s->cur_n = s->icount;
+    s->cur_pc = s->pc;
+    if (s->pc >= s->nprog)
+        return otpu_fail(s, OTPU_ERR_PAST_END, "pc %u past end of program (%u instructions)",
+                         s->pc, s->nprog);
+    const otpu_instr *in = &s->prog[s->pc];
+    s->icount++;
+    int r = 0;
+    switch (in->op) {
+    case OTPU_OP_HALT:
+        s->halted = 1;
+        if (in->flags & OTPU_F_CHAIN) {
+            s->chain = 1;
+            s->chain_addr = otpu_reg(s, in->ra);
+            s->chain_count = otpu_reg(s, in->rb);
+        }
+        return 0;
+    case OTPU_OP_BAR:
+    case OTPU_OP_GATHER:
+        s->waiting = 1;
+        return 0;
+    case OTPU_OP_LOOP:
+        return exec_loop(s, in);
+    case OTPU_OP_WAITW:
+        s->polling = 1;
+        r = otpu_slice_poll(s);
+        return r < 0 ? -1 : 0;
+    case OTPU_OP_NOP:
+        break;
+    case OTPU_OP_LI:
+        otpu_reg_put(s, in->rd, in->w[1]);
+        break;
+    case OTPU_OP_ADDI:
+        otpu_reg_put(s, in->rd, otpu_reg(s, in->ra) + in->w[1]);
+        break;
+    case OTPU_OP_RLD:
+        r = exec_rld(s, in);
+        break;
+    case OTPU_OP_LD:
+        r = otpu_exec_ld(s, in);
+        break;
+    case OTPU_OP_ST:
+        r = otpu_exec_st(s, in);
+        break;
+    case OTPU_OP_DSTEP:
+        r = otpu_exec_dstep(s, in);
+        break;
+    case OTPU_OP_STREAM:
+        r = otpu_exec_stream(s, in);
+        break;
+    case OTPU_OP_MM:
+        r = otpu_exec_mm(s, in);
+        break;
+    case OTPU_OP_QACT:
+        r = otpu_exec_qact(s, in);
+        break;
+    case OTPU_OP_QST:
+        r = otpu_exec_qst(s, in);
+        break;
+    case OTPU_OP_VOP:
+        r = otpu_exec_vop(s, in);
+        break;
+    default:
+        return otpu_fail(s, OTPU_ERR_ILLEGAL, "bad opcode %#x", in->op);
+    }
+    if (r)
+        return -1;
+    otpu_slice_advance(s);
+    return 0;
+}

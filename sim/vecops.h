@@ -1,0 +1,16 @@
+/* vecops.h - row operations shared by VOP, MM, DSTEP and STREAM, built on fp32.h. */
+#ifndef OTPU_VECOPS_H
+#define OTPU_VECOPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* RDOT of a row: isum_64 of the rounded products a[c] * b[c*bstride] (bstride 0: one b for
+ * every column). tmp holds n words. */
+uint32_t otpu_rdot(const uint32_t *a, const uint32_t *b, size_t bstride, size_t n,
+                   uint32_t *tmp);
+
+/* The first index of the row's maximum in the total order (np.argmax of the keys). n > 0. */
+size_t otpu_argmax(const uint32_t *a, size_t n);
+
+#endif
