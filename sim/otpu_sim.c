@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "bundle.h"
+#include "golden.h"
 #include "machine.h"
 #include "trace.h"
 
@@ -195,147 +196,16 @@ static int cmd_run(int argc, char **argv)
 
 /* ------------------------------------------------------------------ check */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    if (p) {
-        p[n] = 0;
-        *len = (size_t)n;
-    }
-    return p;
-}
-
-/* Compare our text with a golden file line by line. E lines match by error kind. */
-static int compare(const char *name, const char *want, const char *got, otpu_err_kind our_kind)
-{
-    int line = 1;
-    while (*want || *got) {
-        const char *we = strchr(want, '\n'), *ge = strchr(got, '\n');
-        size_t wl = we ? (size_t)(we - want) : strlen(want), gl = ge ? (size_t)(ge - got) : strlen(got);
-        int same = wl == gl && !memcmp(want, got, wl);
-        if (!same && wl > 2 && gl > 2 && !strncmp(want, "E ", 2) && !strncmp(got, "E ", 2)) {
-            char msg[1024];
-            snprintf(msg, sizeof msg, "%.*s", (int)(wl - 2), want + 2);
-            otpu_err_kind k = otpu_err_classify(msg);
-            same = k == our_kind;
-            if (!same)
-                printf("%s:%d: error kinds differ: expected %s ('%s'), got %s ('%.*s')\n", name,
-                       line, otpu_err_kind_name(k), msg, otpu_err_kind_name(our_kind),
-                       (int)(gl - 2), got + 2);
-            if (!same)
-                return 1;
-        }
-        if (!same) {
-            printf("%s:%d: expected '%.*s'%s, got '%.*s'%s\n", name, line, (int)wl, want,
-                   *want ? "" : "(end of file)", (int)gl, got, *got ? "" : "(end of file)");
-            return 1;
-        }
-        want += wl + (we ? 1 : 0);
-        got += gl + (ge ? 1 : 0);
-        line++;
-    }
-    return 0;
-}
-
 static int cmd_check(int argc, char **argv)
 {
     options o = {0};
     if (parse(argc, argv, &o, 0))
         return 2;
-    otpu_bundle b;
-    char err[1024];
-    if (otpu_bundle_read(o.bundle, &b, err, sizeof err))
-        return bad("%s", err);
-    otpu_error e;
-    otpu_machine *m = otpu_bundle_machine(&b, &e);
-    if (!m) {
-        otpu_bundle_free(&b);
-        return bad("%s", e.msg);
-    }
-    uint32_t S = b.cfg.S;
-    char **text = calloc(S, sizeof *text);
-    size_t *len = calloc(S, sizeof *len);
-    FILE **files = calloc(S, sizeof *files);
-    for (uint32_t s = 0; s < S; s++)
-        files[s] = open_memstream(&text[s], &len[s]);
-    otpu_tracer *t = otpu_tracer_new(files, S, &b.cfg);
-    otpu_listener l = otpu_tracer_listener(t);
-    otpu_machine_set_listener(m, &l);
-    int r = otpu_machine_run(m, o.max_steps);
-    const otpu_error *me = otpu_machine_error(m);
-    otpu_err_kind kind = r ? me->kind : OTPU_ERR_NONE;
-    int rc = 0, compared = 0;
-    if (b.expect_error != (r != 0)) {
-        printf("%s: expected %s, got %s\n", o.bundle,
-               b.expect_error ? b.error : "a clean run", r ? me->msg : "a clean run");
-        rc = 1;
-    } else if (r && b.error[0] && otpu_err_classify(b.error) != kind) {
-        printf("%s: expected a %s error ('%s'), got %s ('%s')\n", o.bundle,
-               otpu_err_kind_name(otpu_err_classify(b.error)), b.error, otpu_err_kind_name(kind),
-               me->msg);
-        rc = 1;
-    }
-    for (uint32_t s = 0; s < S && !rc; s++) {
-        fclose(files[s]);
-        files[s] = NULL;
-        char path[4096], name[64];
-        size_t glen;
-        snprintf(name, sizeof name, "trace_%u.txt", s);
-        snprintf(path, sizeof path, "%s/%s", o.bundle, name);
-        char *want = slurp(path, &glen);
-        if (want) {
-            rc = compare(name, want, text[s], kind);
-            compared++;
-            free(want);
-        }
-        if (rc)
-            break;
-        snprintf(name, sizeof name, "final_%u.txt", s);
-        snprintf(path, sizeof path, "%s/%s", o.bundle, name);
-        want = slurp(path, &glen);
-        if (want) {
-            char *fin = NULL;
-            size_t flen;
-            FILE *f = open_memstream(&fin, &flen);
-            otpu_final_write(f, m, s);
-            fclose(f);
-            rc = compare(name, want, fin, kind);
-            compared++;
-            free(fin);
-            free(want);
-        }
-    }
-    if (!rc && !compared) {
-        printf("%s: no trace_<s>.txt or final_<s>.txt to compare with\n", o.bundle);
-        rc = 1;
-    }
-    if (!rc)
-        printf("%s: ok (%u slice%s, %d golden files match%s)\n", o.bundle, S, S > 1 ? "s" : "",
-               compared, r ? "; the expected error" : "");
-    else if (r)
-        printf("our error: %s\n", me->msg);
-    for (uint32_t s = 0; s < S; s++) {
-        if (files[s])
-            fclose(files[s]);
-        free(text[s]);
-    }
-    free(text);
-    free(len);
-    free(files);
-    otpu_tracer_free(t);
-    otpu_machine_free(m);
-    otpu_bundle_free(&b);
+    char report[2048];
+    int rc = otpu_golden_check(o.bundle, o.max_steps, report, sizeof report);
+    if (rc == 2)
+        return bad("%s", report);
+    printf("%s\n", report);
     return rc;
 }
 

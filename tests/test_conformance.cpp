@@ -1,0 +1,86 @@
+// Conformance: every case folder of the golden vectors (../shared/vectors/isa) and every
+// benchmark bundle (../shared/bench) must match the Python reference bit for bit: identical
+// trace lines, identical final-state hashes, expected errors of the same kind at the same
+// instruction. The vectors are read, never regenerated.
+#include <dirent.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "golden.h"
+
+namespace {
+
+std::string root(const char *env, const char *fallback)
+{
+    const char *v = std::getenv(env);
+    return v && *v ? v : fallback;
+}
+
+std::vector<std::string> folders(const std::string &dir)
+{
+    std::vector<std::string> out;
+    if (DIR *d = opendir(dir.c_str())) {
+        while (dirent *e = readdir(d))
+            if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+                out.push_back(dir + "/" + e->d_name);
+        closedir(d);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> isa_cases() { return folders(root("OTPU_VECTORS", "../shared/vectors") + "/isa"); }
+std::vector<std::string> bench_cases() { return folders(root("OTPU_BENCH", "../shared/bench")); }
+
+std::string test_name(const testing::TestParamInfo<std::string> &p)
+{
+    std::string n = p.param.substr(p.param.rfind('/') + 1);
+    for (char &c : n)
+        if (!isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return n;
+}
+
+class Golden : public testing::TestWithParam<std::string> {};
+
+TEST_P(Golden, MatchesTheReference)
+{
+    char report[4096];
+    int rc = otpu_golden_check(GetParam().c_str(), 10000000, report, sizeof report);
+    EXPECT_EQ(rc, 0) << report;
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, Golden, testing::ValuesIn(isa_cases()), test_name);
+INSTANTIATE_TEST_SUITE_P(Bench, Golden, testing::ValuesIn(bench_cases()), test_name);
+
+// Zero cases checked is a failure, not a pass.
+TEST(GoldenSet, IsPresent)
+{
+    size_t n = isa_cases().size(), nb = bench_cases().size();
+    std::cout << "golden ISA cases: " << n << ", bench bundles: " << nb << "\n";
+    RecordProperty("isa_cases", static_cast<int>(n));
+    EXPECT_GE(n, 100u) << "the golden vectors folder is missing or incomplete (OTPU_VECTORS)";
+    EXPECT_GE(nb, 1u) << "the bench bundles are missing (OTPU_BENCH)";
+}
+
+// A corrupted golden file must be caught: the checker itself can fail.
+TEST(GoldenSet, ACorruptedTraceIsReported)
+{
+    std::string src = root("OTPU_VECTORS", "../shared/vectors") + "/isa/vop_add_b0";
+    char tmpl[] = "/tmp/otpu_golden_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    std::string dst = tmpl;
+    std::string cmd = "cp " + src + "/* " + dst + "/ && chmod u+w " + dst + "/* && "
+                      "sed -i '3s/.*/T 1 deadbeef/' " + dst + "/trace_0.txt";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    char report[4096];
+    EXPECT_EQ(otpu_golden_check(dst.c_str(), 10000000, report, sizeof report), 1);
+    EXPECT_NE(std::string(report).find("trace_0.txt:3"), std::string::npos) << report;
+    std::system(("rm -rf " + dst).c_str());
+}
+
+} // namespace
