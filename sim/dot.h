@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* sum a[i] * b[i], exact (|result| <= n * 127 * 128). */
 int32_t otpu_dot_i8(const int8_t *a, const int8_t *b, size_t n);
 
@@ -15,5 +19,9 @@ int32_t otpu_dot_i8_portable(const int8_t *a, const int8_t *b, size_t n);
  * several stationary rows. */
 void otpu_dot_i8_rows(const int8_t *rows_base, size_t row_stride, size_t rows, const int8_t *w,
                       size_t n, int32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

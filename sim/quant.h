@@ -5,9 +5,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Quantize x[0..n) (fp32 bits) as one group: amax = the largest |x| by its bits (a NaN is
  * above +inf); amax == 0 gives s = 0 and inv = 0; else s = amax * f32(1/127) and
  * inv = 127 * recip(amax); q[i] = q8(x[i] * inv). Returns s's bits. */
 uint32_t otpu_quantize_group(const uint32_t *x, size_t n, int8_t *q);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

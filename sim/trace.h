@@ -7,6 +7,10 @@
 
 #include "machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct otpu_tracer otpu_tracer;
 
 /* files[s] receives slice s's trace (a NULL entry: that slice is not traced). */
@@ -17,5 +21,9 @@ otpu_listener otpu_tracer_listener(otpu_tracer *t);
 /* final_<s>.txt: halted, pc, icount, registers and the SHA-256 of TMEM, DRAM, ACT RAM and
  * the ACT scales. Returns 0, or -1 on a write error. */
 int otpu_final_write(FILE *f, const otpu_machine *m, uint32_t s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

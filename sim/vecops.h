@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* RDOT of a row: isum_64 of the rounded products a[c] * b[c*bstride] (bstride 0: one b for
  * every column). tmp holds n words. */
 uint32_t otpu_rdot(const uint32_t *a, const uint32_t *b, size_t bstride, size_t n,
@@ -12,5 +16,9 @@ uint32_t otpu_rdot(const uint32_t *a, const uint32_t *b, size_t bstride, size_t 
 
 /* The first index of the row's maximum in the total order (np.argmax of the keys). n > 0. */
 size_t otpu_argmax(const uint32_t *a, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

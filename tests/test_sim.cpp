@@ -1,0 +1,490 @@
+// Unit tests of libotpusim: encodings, the sequencer's rules, WAITW and its host hook
+// (the cases of openTPU's tests/test_waitw.py), RLD MUL, HALT CHAIN, the write log, the
+// step limit, sparse DRAM, and the vectorized dot product against the portable one.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <set>
+
+#include "asm.h"
+#include "dot.h"
+#include "fp32.h"
+
+using namespace otpu_test;
+
+namespace {
+
+struct Machine {
+    otpu_config cfg;
+    otpu_machine *m = nullptr;
+    otpu_error err{};
+    explicit Machine(uint32_t S = 1, otpu_config c = otpu_config_default())
+    {
+        cfg = c;
+        cfg.S = S;
+        cfg.DRAM_BYTES = 1u << 16;
+        m = otpu_machine_new(&cfg, &err);
+    }
+    ~Machine() { otpu_machine_free(m); }
+    void load(uint32_t s, std::initializer_list<otpu_instr> p)
+    {
+        std::vector<uint32_t> w = words(p);
+        ASSERT_EQ(otpu_machine_load_program(m, s, w.data(), w.size(), &err), 0) << err.msg;
+    }
+    void word(uint32_t s, uint64_t addr, uint32_t v)
+    {
+        ASSERT_EQ(otpu_machine_load_dram(m, s, addr, &v, 4, &err), 0) << err.msg;
+    }
+    int run(uint64_t max = 1000000) { return otpu_machine_run(m, max); }
+    otpu_slice_view v(uint32_t s = 0) const { return otpu_machine_view(m, s); }
+    const otpu_error *e() const { return otpu_machine_error(m); }
+};
+
+const uint32_t FLAG = 0x1000;
+
+// ---------------------------------------------------------------- encodings
+
+TEST(Isa, DecodeEncodeRoundTrips)
+{
+    std::mt19937 rng(1);
+    for (int k = 0; k < 10000; k++) {
+        uint32_t w[8], back[8];
+        for (uint32_t &x : w)
+            x = rng();
+        otpu_instr i = otpu_decode(w);
+        otpu_encode(&i, back);
+        EXPECT_EQ(0, memcmp(w, back, sizeof w));
+        EXPECT_EQ(i.op, w[0] & 0xFF);
+        EXPECT_EQ(i.rd, (w[0] >> 20) & 15);
+        EXPECT_EQ(i.flags, w[0] >> 24);
+    }
+}
+
+TEST(Isa, NoTwoOpcodesOverlapAndEveryOneDisassembles)
+{
+    std::set<std::string> names;
+    int known = 0;
+    for (unsigned op = 0; op < 256; op++) {
+        const char *n = otpu_op_name(op);
+        otpu_instr i = ins(op, {1, 2, 3, 4, 5, 6, 7}, 1, 2, 3, 4, 0xFF);
+        char buf[512];
+        ASSERT_GT(otpu_disasm(&i, buf, sizeof buf), 0);
+        if (!n) {
+            EXPECT_EQ(otpu_op_unit(op), OTPU_UNIT_COUNT);
+            EXPECT_EQ(strncmp(buf, ".word", 5), 0);
+            continue;
+        }
+        known++;
+        EXPECT_TRUE(names.insert(n).second) << n;
+        EXPECT_EQ(strncmp(buf, n, strlen(n)), 0) << buf;
+    }
+    EXPECT_EQ(known, 17);
+    char small[8];
+    otpu_instr v = ins(OTPU_OP_VOP, {1, 2, 3, 4, 5, 6, 7});
+    int need = otpu_disasm(&v, small, sizeof small);
+    EXPECT_GT(need, 7);
+    EXPECT_EQ(strlen(small), 7u); // truncated, terminated
+}
+
+TEST(Isa, F2iTruncatesAndSaturates)
+{
+    EXPECT_EQ(otpu_f2i(0x3F800000), 1u);          // 1.0
+    EXPECT_EQ(otpu_f2i(0xBF800000), 0xFFFFFFFFu); // -1.0
+    EXPECT_EQ(otpu_f2i(0x3F7FFFFF), 0u);          // just below 1
+    EXPECT_EQ(otpu_f2i(0x40E00000), 7u);          // 7.0
+    EXPECT_EQ(otpu_f2i(0xC3480000), 0xFFFFFF38u); // -200
+    EXPECT_EQ(otpu_f2i(0x4F000000), 0x80000000u); // 2^31
+    EXPECT_EQ(otpu_f2i(0x7F800000), 0x80000000u); // inf
+    EXPECT_EQ(otpu_f2i(0x7FC00000), 0x80000000u); // NaN
+    EXPECT_EQ(otpu_f2i(0x00000001), 0u);          // denormal
+    EXPECT_EQ(otpu_f2i(0x4B7FFFFF), 16777215u);   // 24 significant bits exact
+}
+
+TEST(Isa, WaitwCompares)
+{
+    EXPECT_TRUE(otpu_waitw_holds(5, 3, OTPU_CMP_GE, ~0u));
+    EXPECT_TRUE(otpu_waitw_holds(3, 3, OTPU_CMP_GE, ~0u));
+    EXPECT_FALSE(otpu_waitw_holds(2, 3, OTPU_CMP_GE, ~0u));
+    EXPECT_TRUE(otpu_waitw_holds(0x00000001, 0xFFFFFFFF, OTPU_CMP_GE, ~0u)); // 1 - (-1) = 2
+    EXPECT_FALSE(otpu_waitw_holds(0x7FFFFFFF, 0x80000001, OTPU_CMP_GE, ~0u)); // difference -2
+    EXPECT_TRUE(otpu_waitw_holds(0xAB12, 0xAB00, OTPU_CMP_EQ, 0xFF00));
+    EXPECT_TRUE(otpu_waitw_holds(1, 0, OTPU_CMP_NE, ~0u));
+    EXPECT_FALSE(otpu_waitw_holds(0, 0, 3, ~0u));
+}
+
+TEST(Isa, StreamDescriptorRoundTrips)
+{
+    otpu_stream_desc d{}, e{};
+    d.rows = 16;
+    d.cols = 128;
+    d.a_en = 1;
+    d.a_idx = 1;
+    d.u_mode = OTPU_U_FMMA;
+    d.g_src = OTPU_G_CONST;
+    d.b_idx = 1;
+    d.d_reg = 2;
+    d.q_en = 1;
+    d.rinit = 5;
+    d.rsave = 4;
+    d.nops = 2;
+    d.ops[0][0] = OTPU_SC_MUL;
+    d.ops[0][2] = OTPU_OPD_A;
+    d.ops[0][3] = OTPU_OPD_K0;
+    d.ops[1][0] = OTPU_SC_SUB;
+    d.ops[1][1] = 1;
+    d.ops[1][2] = OTPU_OPD_X;
+    uint32_t w[20];
+    size_t n = otpu_stream_desc_encode(&d, w);
+    ASSERT_EQ(n, 7u);
+    char err[160];
+    ASSERT_EQ(otpu_stream_desc_decode(w, n, &e, err, sizeof err), 0) << err;
+    EXPECT_EQ(0, memcmp(&d, &e, sizeof d));
+    w[2] = 0x3F800000; // not float-safe
+    EXPECT_EQ(otpu_stream_desc_decode(w, n, &e, err, sizeof err), -1);
+    EXPECT_NE(strstr(err, "float-safe"), nullptr);
+}
+
+// ---------------------------------------------------------------- sequencer rules
+
+TEST(Sequencer, LoopsNestAndCountWithRegisters)
+{
+    Machine t;
+    t.load(0, {li(1, 3), loop(3, 2), loop(1, 0, 1), addi(2, 2, 1), addi(3, 3, 1), halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(t.v().R[2], 6u); // 2 x 3
+    EXPECT_EQ(t.v().R[3], 2u);
+    EXPECT_EQ(t.v().pc, 5u);
+}
+
+TEST(Sequencer, LoopCountZeroSkipsTheBody)
+{
+    Machine t;
+    t.load(0, {loop(1, 0), li(1, 9), halt()});
+    ASSERT_EQ(t.run(), 0);
+    EXPECT_EQ(t.v().R[1], 0u);
+    EXPECT_EQ(t.v().icount, 2u);
+}
+
+TEST(Sequencer, LoopRulesAreErrors)
+{
+    {
+        Machine t;
+        t.load(0, {loop(0, 1), halt()});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_LOOP);
+    }
+    {
+        Machine t;
+        t.load(0, {loop(9, 2), loop(7, 2), loop(5, 2), loop(3, 2), loop(1, 2), addi(1, 1, 1),
+                   addi(1, 1, 1), addi(1, 1, 1), addi(1, 1, 1), addi(1, 1, 1), halt()});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_LOOP);
+        EXPECT_EQ(t.e()->pc, 4u);
+    }
+    {
+        Machine t;
+        t.load(0, {loop(2, 2), loop(1, 2), addi(1, 1, 1), halt()});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_LOOP);
+        EXPECT_NE(strstr(t.e()->msg, "same instruction"), nullptr) << t.e()->msg;
+    }
+}
+
+TEST(Sequencer, WritesToR0AreIgnoredAndArgsStartInR8)
+{
+    Machine t;
+    uint32_t args[8] = {11, 12, 13, 14, 15, 16, 17, 0xFFFFFFFF};
+    otpu_machine_set_args(t.m, args);
+    t.load(0, {li(0, 5), addi(1, 15, 2), halt()});
+    ASSERT_EQ(t.run(), 0);
+    EXPECT_EQ(t.v().R[0], 0u);
+    EXPECT_EQ(t.v().R[8], 11u);
+    EXPECT_EQ(t.v().R[1], 1u); // -1 + 2 wraps
+}
+
+TEST(Sequencer, PastTheEndAndStepLimit)
+{
+    {
+        Machine t;
+        t.load(0, {li(1, 1)});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_PAST_END);
+        EXPECT_EQ(t.v().icount, 1u);
+    }
+    {
+        Machine t;
+        t.load(0, {loop(1, 1000), addi(1, 1, 1), halt()});
+        EXPECT_EQ(t.run(100), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_STEP_LIMIT);
+        EXPECT_EQ(t.v().icount, 101u);
+    }
+}
+
+TEST(Sequencer, ErrorsNameSlicePcInstructionAndAddress)
+{
+    Machine t;
+    t.load(0, {li(1, 2), ld(0x3, 0, 4), halt()});
+    EXPECT_EQ(t.run(), -1);
+    const otpu_error *e = t.e();
+    EXPECT_EQ(e->kind, OTPU_ERR_DRAM_ADDR);
+    EXPECT_EQ(e->slice, 0);
+    EXPECT_EQ(e->pc, 1u);
+    EXPECT_TRUE(e->has_addr);
+    EXPECT_EQ(e->addr, 3u);
+    EXPECT_NE(strstr(e->msg, "slice 0: pc 1"), nullptr) << e->msg;
+    EXPECT_NE(strstr(e->msg, "LD"), nullptr) << e->msg;
+    EXPECT_NE(strstr(e->msg, "0x3"), nullptr) << e->msg;
+}
+
+// ---------------------------------------------------------------- RLD
+
+TEST(Rld, RawF2iAndMul)
+{
+    Machine t;
+    t.word(0, 0, 0x40E00000);  // 7.0
+    t.word(0, 4, 0xC3480000);  // -200.0
+    t.load(0, {ld(0, 0, 2), li(2, 9344), rld(1, 0), rld(3, 0, OTPU_F_MUL, 0, 2, 1),
+               rld(4, 1, OTPU_F_RAW | OTPU_F_MUL, 0, 0, 0x10000), rld(5, 1, OTPU_F_MUL, 0, 0, 3),
+               rld(0, 0), halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(t.v().R[1], 7u);
+    EXPECT_EQ(t.v().R[3], 7u * 9345u);                       // f2i times R[rb] + w2
+    EXPECT_EQ(t.v().R[4], (uint32_t)(0xC3480000ull * 0x10000)); // raw bits, low 32 bits
+    EXPECT_EQ(t.v().R[5], (uint32_t)(-600));
+    EXPECT_EQ(t.v().R[0], 0u);
+}
+
+// ---------------------------------------------------------------- WAITW (test_waitw.py)
+
+struct Host {
+    int calls = 0;
+    std::vector<std::pair<bool, bool>> seen;
+    std::function<void(otpu_machine *)> act;
+};
+
+void host_fn(otpu_machine *m, void *user)
+{
+    Host *h = static_cast<Host *>(user);
+    h->calls++;
+    if (h->act)
+        h->act(m);
+}
+
+TEST(Waitw, HoldsAtOnceWithoutTheHost)
+{
+    Machine t;
+    t.word(0, FLAG, 7);
+    Host h;
+    otpu_machine_set_host(t.m, host_fn, &h);
+    t.load(0, {waitw(FLAG, 3, 7, OTPU_CMP_EQ), halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(t.v().tmem[3], 7u);
+    EXPECT_EQ(t.v().stalls, 0u);
+    EXPECT_EQ(h.calls, 0);
+}
+
+TEST(Waitw, WaitsForTheHostThenWritesTheWord)
+{
+    Machine t;
+    Host h;
+    h.act = [](otpu_machine *m) {
+        otpu_error e;
+        uint32_t v = 0x12345678;
+        otpu_machine_load_dram(m, 0, FLAG + 4, &v, 4, &e);
+    };
+    otpu_machine_set_host(t.m, host_fn, &h);
+    t.load(0, {li(1, 4), li(3, 2), waitw(FLAG, 5, 0, OTPU_CMP_NE, 1, 3, 2),
+               rld(6, 7, OTPU_F_RAW), halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(h.calls, 1);
+    EXPECT_EQ(t.v().tmem[7], 0x12345678u);
+    EXPECT_EQ(t.v().R[6], 0x12345678u);
+    EXPECT_EQ(t.v().stalls, 1u);
+}
+
+TEST(Waitw, GeIsASignedDifferenceWithTheRegisterReference)
+{
+    Machine t;
+    t.word(0, FLAG, 9);
+    t.load(0, {li(4, 10), waitw(FLAG, 6, 0xFFFFFFFF, OTPU_CMP_GE, 0, 0, 4), halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(t.v().tmem[6], 9u);
+}
+
+TEST(Waitw, NoHostOrNoProgressIsTheTimeout)
+{
+    {
+        Machine t;
+        t.load(0, {waitw(FLAG, 1, 1, OTPU_CMP_EQ), halt()});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_WAITW);
+        EXPECT_NE(strstr(t.e()->msg, "WAITW"), nullptr);
+    }
+    {
+        Machine t;
+        Host h;
+        otpu_machine_set_host(t.m, host_fn, &h);
+        t.load(0, {waitw(FLAG, 1, 1, OTPU_CMP_EQ), halt()});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_WAITW);
+        EXPECT_NE(strstr(t.e()->msg, "timeout"), nullptr);
+        EXPECT_EQ(h.calls, 1);
+    }
+}
+
+TEST(Waitw, TheHostActsOnlyWhenNoSliceCanRun)
+{
+    Machine t(2);
+    Host h;
+    h.act = [&h](otpu_machine *m) {
+        otpu_slice_view a = otpu_machine_view(m, 0), b = otpu_machine_view(m, 1);
+        h.seen.push_back({a.pc == 0 && !a.halted, b.pc == 3});
+        otpu_error e;
+        uint32_t v = 1;
+        otpu_machine_load_dram(m, 0, FLAG, &v, 4, &e);
+    };
+    otpu_machine_set_host(t.m, host_fn, &h);
+    t.load(0, {waitw(FLAG, 1, 1, OTPU_CMP_EQ), rld(1, 1, OTPU_F_RAW), bar(), halt()});
+    t.load(1, {li(2, 1), li(2, 2), li(2, 3), bar(), halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    ASSERT_EQ(h.seen.size(), 1u);
+    EXPECT_TRUE(h.seen[0].first);  // slice 0 polls its WAITW
+    EXPECT_TRUE(h.seen[0].second); // slice 1 waits at its BAR
+    EXPECT_EQ(t.v(0).R[1], 1u);
+    EXPECT_EQ(t.v(1).R[2], 3u);
+}
+
+TEST(Waitw, BadCompareIsIllegal)
+{
+    Machine t;
+    t.load(0, {waitw(FLAG, 1, 1, 3), halt()});
+    EXPECT_EQ(t.run(), -1);
+    EXPECT_EQ(t.e()->kind, OTPU_ERR_ILLEGAL);
+}
+
+// ---------------------------------------------------------------- HALT CHAIN
+
+TEST(Chain, LoadsAndStartsTheNextProgramWithTheRunArguments)
+{
+    Machine t;
+    uint32_t args[8] = {0, 99};
+    otpu_machine_set_args(t.m, args);
+    std::vector<uint32_t> next = words({addi(3, 9, 1), halt()});
+    ASSERT_EQ(otpu_machine_load_dram(t.m, 0, 4096, next.data(), next.size() * 4, &t.err), 0);
+    t.load(0, {li(1, 4096), li(2, 2), li(9, 5), halt(OTPU_F_CHAIN, 1, 2)});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(t.v().R[3], 100u); // R9 restarted with the argument 99
+    EXPECT_EQ(t.v().R[1], 0u);   // R0..R7 restart at 0
+    EXPECT_EQ(t.v().icount, 6u); // icount keeps counting
+    EXPECT_EQ(t.v().pc, 1u);
+    EXPECT_EQ(otpu_machine_chains(t.m), 1u);
+}
+
+TEST(Chain, BadAddressOrCountIsAnError)
+{
+    Machine t;
+    t.load(0, {li(1, 4100), li(2, 2), halt(OTPU_F_CHAIN, 1, 2)});
+    EXPECT_EQ(t.run(), -1);
+    EXPECT_EQ(t.e()->kind, OTPU_ERR_CHAIN);
+    EXPECT_EQ(t.e()->pc, 2u);
+}
+
+// ---------------------------------------------------------------- the write log
+
+struct Log {
+    std::vector<otpu_write> w;
+    std::vector<uint64_t> n;
+};
+
+void on_retire(void *u, const otpu_retired *r)
+{
+    Log *l = static_cast<Log *>(u);
+    for (size_t i = 0; i < r->nwrites; i++)
+        l->w.push_back(r->writes[i]);
+    l->n.push_back(r->n);
+}
+
+TEST(WriteLog, EveryWriteIncludingUnchangedValues)
+{
+    Machine t;
+    Log log;
+    otpu_listener l{&log, nullptr, on_retire, nullptr};
+    otpu_machine_set_listener(t.m, &l);
+    t.word(0, 8, 0x3F800000);
+    t.load(0, {ld(0, 0, 4), li(1, 0), st(16, 2, 1), halt()});
+    ASSERT_EQ(t.run(), 0);
+    ASSERT_EQ(log.n.size(), 4u);
+    ASSERT_EQ(log.w.size(), 6u); // 4 TMEM words (3 unchanged zeros), R1 = 0, one DRAM word
+    EXPECT_EQ(log.w[0].space, OTPU_SP_TMEM);
+    EXPECT_EQ(log.w[2].val, 0x3F800000u);
+    EXPECT_EQ(log.w[4].space, OTPU_SP_REG);
+    EXPECT_EQ(log.w[4].old, log.w[4].val); // a write of the same value is still logged
+    EXPECT_EQ(log.w[5].space, OTPU_SP_DRAM);
+    EXPECT_EQ(log.w[5].addr, 16u);
+    EXPECT_EQ(log.w[5].mask, 0xF);
+}
+
+// ---------------------------------------------------------------- memory
+
+long rss_kb()
+{
+    long pages = 0, rss = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+            rss = 0;
+        fclose(f);
+    }
+    return rss * 4;
+}
+
+TEST(Memory, BoardDramCostsOnlyWhatTheProgramTouches)
+{
+    long before = rss_kb();
+    otpu_config c = otpu_config_board(); // 4 GiB of DRAM
+    otpu_error e;
+    otpu_machine *m = otpu_machine_new(&c, &e);
+    ASSERT_NE(m, nullptr) << e.msg;
+    std::vector<uint32_t> w = words({li(1, 0xF0000000u), ins(OTPU_OP_ST, {0, 0, 1024}, 1), halt()});
+    ASSERT_EQ(otpu_machine_load_program(m, 0, w.data(), w.size(), &e), 0);
+    ASSERT_EQ(otpu_machine_run(m, 100), 0) << otpu_machine_error(m)->msg;
+    EXPECT_LT(rss_kb() - before, 64 * 1024) << "resident size grew with the DRAM size";
+    otpu_machine_free(m);
+}
+
+TEST(Memory, BadConfigsAreRefusedWithAReason)
+{
+    otpu_config c = otpu_config_default();
+    c.D = 12;
+    otpu_error e;
+    EXPECT_EQ(otpu_machine_new(&c, &e), nullptr);
+    EXPECT_NE(strstr(e.msg, "D=12"), nullptr) << e.msg;
+    c = otpu_config_default();
+    c.DRAM_BYTES = 6;
+    EXPECT_EQ(otpu_machine_new(&c, &e), nullptr);
+    EXPECT_NE(strstr(e.msg, "DRAM_BYTES"), nullptr) << e.msg;
+}
+
+// ---------------------------------------------------------------- MXU dot products
+
+TEST(Dot, VectorizedEqualsPortable)
+{
+    std::mt19937 rng(7);
+    std::vector<int8_t> a(4096 + 31), b(4096 + 31);
+    for (size_t n : {0u, 1u, 15u, 16u, 31u, 32u, 33u, 128u, 4096u, 4127u}) {
+        for (size_t i = 0; i < n; i++) {
+            a[i] = static_cast<int8_t>(rng());
+            b[i] = static_cast<int8_t>(rng());
+        }
+        a[0] = -128;
+        b[0] = -128;
+        EXPECT_EQ(otpu_dot_i8(a.data(), b.data(), n), otpu_dot_i8_portable(a.data(), b.data(), n))
+            << "n=" << n;
+    }
+    EXPECT_EQ(otpu_dot_i8_portable(a.data(), a.data(), 1), 16384);
+}
+
+} // namespace
