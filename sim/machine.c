@@ -135,8 +135,9 @@ void otpu_machine_set_listener(otpu_machine *m, const otpu_listener *l)
     m->has_listener = l != NULL;
     if (l)
         m->listener = *l;
+    /* writes are recorded only for a listener that takes them */
     for (uint32_t s = 0; s < m->cfg.S; s++)
-        m->sl[s].log_on = m->has_listener;
+        m->sl[s].log_on = l && l->on_retire;
 }
 
 void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user)

@@ -99,7 +99,8 @@ static void on_retire(void *user, const otpu_retired *r)
     for (size_t i = 0; i < r->nwrites; i++)
         t->order[i] = i;
     sort_recs = r->writes;
-    qsort(t->order, r->nwrites, sizeof *t->order, by_location);
+    if (r->nwrites)
+        qsort(t->order, r->nwrites, sizeof *t->order, by_location);
     for (size_t i = 0; i < r->nwrites;) {
         const otpu_write *first = &r->writes[t->order[i]];
         size_t j = i;

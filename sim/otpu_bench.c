@@ -1,0 +1,124 @@
+/* otpu-bench - libotpusim's speed on benchmark bundles: instructions per second, wall time,
+ * and int8 MACs per second for the MM work, each result checked against the bundle's golden
+ * final_<s>.txt.
+ *
+ *   otpu-bench [--repeat N] BUNDLE...
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bundle.h"
+#include "trace.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* MACs of the MM instructions issued (each MXU row times each streamed element). */
+static void count_macs(void *user, uint32_t s, uint64_t n, uint32_t pc, const otpu_instr *in)
+{
+    (void)s, (void)n, (void)pc;
+    uint64_t *macs = user;
+    if (!in || in->op != OTPU_OP_MM)
+        return;
+    uint64_t N = in->w[4] & 0xFFFF, KB = in->w[4] >> 16, M = (in->w[6] >> 16) & 0xFF;
+    macs[0] += M * N * KB;
+}
+
+static int final_matches(const char *dir, const otpu_machine *m)
+{
+    for (uint32_t s = 0; s < otpu_machine_slices(m); s++) {
+        char path[4096], want[4096] = "", *got = NULL;
+        size_t glen;
+        snprintf(path, sizeof path, "%s/final_%u.txt", dir, s);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return -1;
+        size_t n = fread(want, 1, sizeof want - 1, f);
+        want[n] = 0;
+        fclose(f);
+        FILE *g = open_memstream(&got, &glen);
+        otpu_final_write(g, m, s);
+        fclose(g);
+        int same = !strcmp(want, got);
+        free(got);
+        if (!same)
+            return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    int repeat = 3, first = 1;
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        printf("usage: otpu-bench [--repeat N] BUNDLE...\n"
+               "Runs each bundle N times (default 3) without a listener and reports the best:\n"
+               "instructions/s, wall time, int8 MAC/s of its MMs; checks final_<s>.txt.\n");
+        return 0;
+    }
+    if (argc > 2 && !strcmp(argv[1], "--repeat")) {
+        repeat = atoi(argv[2]);
+        first = 3;
+    }
+    if (first >= argc || repeat < 1) {
+        fprintf(stderr, "otpu-bench: usage: otpu-bench [--repeat N] BUNDLE... (see --help)\n");
+        return 2;
+    }
+    printf("%-28s %12s %10s %14s %14s %s\n", "bundle", "instructions", "wall s", "instr/s",
+           "int8 MAC/s", "result");
+    int rc = 0;
+    for (int i = first; i < argc; i++) {
+        otpu_bundle b;
+        char err[1024];
+        if (otpu_bundle_read(argv[i], &b, err, sizeof err)) {
+            fprintf(stderr, "otpu-bench: %s\n", err);
+            return 2;
+        }
+        double best = 1e30;
+        uint64_t icount = 0, macs[1] = {0};
+        int ok = 1;
+        for (int r = 0; r <= repeat; r++) {
+            otpu_error e;
+            otpu_machine *m = otpu_bundle_machine(&b, &e);
+            if (!m) {
+                fprintf(stderr, "otpu-bench: %s\n", e.msg);
+                return 2;
+            }
+            otpu_listener l = {macs, count_macs, NULL, NULL};
+            if (r == repeat) /* a last, untimed pass counts the MACs */
+                otpu_machine_set_listener(m, &l);
+            double t0 = now();
+            int failed = otpu_machine_run(m, 0);
+            double dt = now() - t0;
+            if (failed) {
+                fprintf(stderr, "otpu-bench: %s: %s\n", argv[i], otpu_machine_error(m)->msg);
+                ok = 0;
+            }
+            if (r < repeat && dt < best)
+                best = dt;
+            icount = 0;
+            for (uint32_t s = 0; s < b.cfg.S; s++)
+                icount += otpu_machine_view(m, s).icount;
+            if (r == 0 && final_matches(argv[i], m) == 0)
+                ok = 0;
+            otpu_machine_free(m);
+        }
+        uint64_t D = b.cfg.D;
+        const char *name = strrchr(argv[i], '/') && strrchr(argv[i], '/')[1] ? strrchr(argv[i], '/') + 1 : argv[i];
+        char macs_s[32] = "-";
+        if (macs[0])
+            snprintf(macs_s, sizeof macs_s, "%.3g", (double)(macs[0] * D) / best);
+        printf("%-28s %12" PRIu64 " %10.4f %14.4g %14s %s\n", name, icount, best,
+               (double)icount / best, macs_s, ok ? "final state ok" : "MISMATCH");
+        rc |= !ok;
+        otpu_bundle_free(&b);
+    }
+    return rc;
+}
