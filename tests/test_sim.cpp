@@ -485,6 +485,16 @@ TEST(Dot, VectorizedEqualsPortable)
             << "n=" << n;
     }
     EXPECT_EQ(otpu_dot_i8_portable(a.data(), a.data(), 1), 16384);
+    // one block against several rows (the MXU's kernel)
+    std::vector<int8_t> act(8 * 300);
+    for (int8_t &x : act)
+        x = static_cast<int8_t>(rng());
+    for (size_t n : {16u, 32u, 48u, 128u, 256u, 272u, 8u}) {
+        int32_t out[8];
+        otpu_dot_i8_rows(act.data(), 300, 8, b.data(), n, out);
+        for (int j = 0; j < 8; j++)
+            EXPECT_EQ(out[j], otpu_dot_i8_portable(act.data() + 300 * j, b.data(), n)) << n;
+    }
 }
 
 } // namespace
