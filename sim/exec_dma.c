@@ -3,27 +3,35 @@
 #include "slice.h"
 #include "vecops.h"
 
+/* LD and ST: n = w3 words between DRAM R[ra] + w1 and TMEM R[rb] + w2, both ranges checked
+ * (DRAM first, as the reference) before anything moves. */
+static int dma_range(otpu_slice *s, const otpu_instr *in, uint64_t *d, uint64_t *t, uint32_t *n)
+{
+    *d = (uint32_t)(otpu_reg(s, in->ra) + in->w[1]);
+    *t = (uint32_t)(otpu_reg(s, in->rb) + in->w[2]);
+    *n = in->w[3];
+    return otpu_check_dram_words(s, *d, 1, 0, *n, 4) || otpu_check_tmem(s, *t, 1, 0, *n, 1);
+}
+
 int otpu_exec_ld(otpu_slice *s, const otpu_instr *in)
 {
-    uint32_t d = otpu_reg(s, in->ra) + in->w[1];
-    uint32_t t = otpu_reg(s, in->rb) + in->w[2];
-    uint32_t n = in->w[3];
-    if (otpu_check_dram_words(s, d, 1, 0, n, 4) || otpu_check_tmem(s, t, 1, 0, n, 1))
+    uint64_t d, t;
+    uint32_t n;
+    if (dma_range(s, in, &d, &t, &n))
         return -1;
     for (uint64_t i = 0; i < n; i++)
-        otpu_tmem_put(s, (uint64_t)t + i, otpu_m32(s, (uint64_t)d + 4 * i));
+        otpu_tmem_put(s, t + i, otpu_m32(s, d + 4 * i));
     return 0;
 }
 
 int otpu_exec_st(otpu_slice *s, const otpu_instr *in)
 {
-    uint32_t d = otpu_reg(s, in->ra) + in->w[1];
-    uint32_t t = otpu_reg(s, in->rb) + in->w[2];
-    uint32_t n = in->w[3];
-    if (otpu_check_dram_words(s, d, 1, 0, n, 4) || otpu_check_tmem(s, t, 1, 0, n, 1))
+    uint64_t d, t;
+    uint32_t n;
+    if (dma_range(s, in, &d, &t, &n))
         return -1;
     for (uint64_t i = 0; i < n; i++)
-        otpu_m32_put(s, (uint64_t)d + 4 * i, s->tmem[(uint64_t)t + i]);
+        otpu_m32_put(s, d + 4 * i, s->tmem[t + i]);
     return 0;
 }
 
