@@ -165,7 +165,14 @@ otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s)
 {
     const otpu_slice *sl = &m->sl[s];
     otpu_slice_view v = {sl->dram, sl->tmem, sl->act, sl->ascale, sl->R, sl->pc, sl->icount,
-                         sl->stalls, sl->halted, sl->prog, sl->nprog};
+                         sl->stalls, sl->halted, sl->prog, sl->nprog, sl->depth, {{0}}};
+    for (unsigned k = 0; k < sl->depth; k++) {
+        const otpu_loop *l = &sl->stack[k];
+        v.loops[k].start = l->start;
+        v.loops[k].end = l->end;
+        v.loops[k].total = l->total;
+        v.loops[k].iteration = l->total - l->count;
+    }
     return v;
 }
 
@@ -364,18 +371,48 @@ static int host_round(otpu_machine *m)
     return 0;
 }
 
+static int runnable(const otpu_slice *s)
+{
+    return !s->halted && !s->waiting && !s->polling;
+}
+
+int otpu_machine_step(otpu_machine *m, uint32_t s)
+{
+    if (s >= m->cfg.S || !runnable(&m->sl[s]))
+        return 1;
+    return step(m, &m->sl[s]);
+}
+
+int otpu_machine_settle(otpu_machine *m)
+{
+    uint32_t S = m->cfg.S, nlive = 0, nwait = 0, npoll = 0;
+    for (uint32_t s = 0; s < S; s++) {
+        if (runnable(&m->sl[s]))
+            return 0;
+        nlive += !m->sl[s].halted;
+        nwait += !m->sl[s].halted && m->sl[s].waiting;
+        npoll += !m->sl[s].halted && m->sl[s].polling;
+    }
+    if (!nlive)
+        return 0;
+    if (nwait == nlive)
+        return collective(m, nlive) ? -1 : 1;
+    if (npoll)
+        return host_round(m) ? -1 : 1;
+    otpu_fail(&m->sl[0], OTPU_ERR_DEADLOCK, "deadlock");
+    return raise(m, &m->sl[0]);
+}
+
 int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
 {
     uint32_t S = m->cfg.S;
     m->steps = 0;
     for (;;) {
-        int progressed = 0;
         for (uint32_t s = 0; s < S; s++) {
             otpu_slice *sl = &m->sl[s];
-            while (!sl->halted && !sl->waiting && !sl->polling) {
+            while (runnable(sl)) {
                 if (step(m, sl))
                     return -1;
-                progressed = 1;
                 if (max_steps && ++m->steps > max_steps) {
                     otpu_fail(sl, OTPU_ERR_STEP_LIMIT, "step limit exceeded (%llu steps)",
                               (unsigned long long)max_steps);
@@ -385,27 +422,10 @@ int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
                 }
             }
         }
-        uint32_t nlive = 0, nwait = 0, npoll = 0;
-        for (uint32_t s = 0; s < S; s++) {
-            nlive += !m->sl[s].halted;
-            nwait += !m->sl[s].halted && m->sl[s].waiting;
-            npoll += !m->sl[s].halted && m->sl[s].polling;
-        }
-        if (!nlive)
-            return 0;
-        if (nwait == nlive) {
-            if (collective(m, nlive))
-                return -1;
-            progressed = 1;
-        } else if (npoll) {
-            if (host_round(m))
-                return -1;
-            progressed = 1;
-        }
-        if (!progressed) {
-            otpu_slice *sl = &m->sl[0];
-            otpu_fail(sl, OTPU_ERR_DEADLOCK, "deadlock");
-            return raise(m, sl);
-        }
+        int r = otpu_machine_settle(m);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return 0; /* every slice halted */
     }
 }

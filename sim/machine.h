@@ -51,6 +51,10 @@ typedef struct {
     int halted;
     const otpu_instr *prog;
     uint32_t nprog;
+    unsigned loop_depth;      /* open LOOPs, outermost first: */
+    struct {
+        uint32_t start, end, iteration, total; /* iteration counts from 0 */
+    } loops[4];
 } otpu_slice_view;
 
 /* The host: called when every slice that can run waits and a WAITW polls. */
@@ -75,6 +79,15 @@ void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user);
  * than max_steps executed instructions is the reference's "step limit exceeded". */
 int otpu_machine_run(otpu_machine *m, uint64_t max_steps);
 const otpu_error *otpu_machine_error(const otpu_machine *m);
+
+/* Stepping one slice at a time (what a lockstep checker does). otpu_machine_step executes
+ * slice s's next instruction: 0 done (it retired, halted, or now waits at a BAR/GATHER or
+ * polls a WAITW: it retires when that completes), -1 error, 1 the slice cannot run (halted
+ * or blocked). otpu_machine_settle, when no slice can run: completes the collective every
+ * live slice waits at, or asks the host and polls the WAITWs; 1 progressed, 0 nothing to do
+ * (a slice can still run, or every slice halted), -1 error (deadlock, WAITW timeout, ...). */
+int otpu_machine_step(otpu_machine *m, uint32_t s);
+int otpu_machine_settle(otpu_machine *m);
 
 uint32_t otpu_machine_slices(const otpu_machine *m);
 otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s);

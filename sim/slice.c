@@ -241,7 +241,7 @@ static int exec_loop(otpu_slice *s, const otpu_instr *in)
         if (s->stack[k].end == end)
             return otpu_fail(s, OTPU_ERR_LOOP,
                              "nested loop bodies end on the same instruction (pc %u)", end);
-    s->stack[s->depth++] = (otpu_loop){s->pc + 1, end, count};
+    s->stack[s->depth++] = (otpu_loop){s->pc + 1, end, count, count};
     s->pc++;
     return 0;
 }

@@ -19,7 +19,8 @@
 #endif
 
 typedef struct {
-    uint32_t start, end, count;
+    uint32_t start, end, count; /* count: iterations left, this one included */
+    uint32_t total;             /* the loop's iteration count */
 } otpu_loop;
 
 typedef struct otpu_slice {
