@@ -1,0 +1,38 @@
+/* footprint.h - the locations an instruction reads and writes, as ranges (what a scoreboard
+ * tracks): the checker uses them to find order violations and the producers of a failing
+ * instruction's inputs. Ranges are conservative hulls of strided accesses. */
+#ifndef OTPU_FOOTPRINT_H
+#define OTPU_FOOTPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "isa.h"
+#include "log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    uint8_t space;  /* otpu_space */
+    uint8_t write;  /* 0 read, 1 written */
+    uint64_t lo, hi; /* [lo, hi): TMEM words, DRAM bytes, ACT/ASCALE flat indices, registers */
+} otpu_range;
+
+enum { OTPU_FOOTPRINT_MAX = 16 };
+
+/* The ranges of instruction in, with the registers R and (for STREAM's descriptor) TMEM as
+ * they are when it issues. Returns the number written to out (at most OTPU_FOOTPRINT_MAX). */
+size_t otpu_footprint(const otpu_config *cfg, const otpu_instr *in, const uint32_t R[16],
+                      const uint32_t *tmem, otpu_range *out);
+
+/* Does range r contain location (space, addr)? DRAM locations are byte addresses; a DRAM word
+ * at addr counts when any of its 4 bytes is inside. */
+int otpu_range_hits(const otpu_range *r, otpu_space space, uint64_t addr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
