@@ -15,6 +15,11 @@
 //
 // Batch mode (+batch, no +vec): the file reader does nothing and status is 0; a C/C++ driver
 // sets eval_op / eval_a / eval_b, calls eval() and reads eval_res (eval_known: op is 0..14).
+//
+// DPI batch mode (fpvec_dpi.cpp, +dpi): the C++ driver fills a batch of operands, calls the
+// exported fpvec_dpi_eval(n), which fetches every vector through the imported fpvec_dpi_get,
+// evaluates it with eval_op and hands the result back through fpvec_dpi_put. The SV side only
+// evaluates; the driver makes the vectors and judges the results.
 module tb_fp (
   input  logic [7:0]  eval_op,
   input  logic [31:0] eval_a,
@@ -33,6 +38,22 @@ module tb_fp (
     eval_res   = otpu_fp_vec::eval_op({24'd0, eval_op}, eval_a, eval_b);
     eval_known = op_known({24'd0, eval_op});
   end
+
+  // ---- DPI batch mode ----------------------------------------------------------------------
+
+  import "DPI-C" function void fpvec_dpi_get(input int i, output int unsigned op,
+                                             output int unsigned a, output int unsigned b);
+  import "DPI-C" function void fpvec_dpi_put(input int i, input int unsigned res);
+  export "DPI-C" function fpvec_dpi_eval;
+
+  // Evaluates vectors 0 .. n-1 of the driver's current batch.
+  function automatic void fpvec_dpi_eval(input int n);
+    int unsigned op, a, b;
+    for (int i = 0; i < n; i++) begin
+      fpvec_dpi_get(i, op, a, b);
+      fpvec_dpi_put(i, otpu_fp_vec::eval_op(op, a, b));
+    end
+  endfunction
 
   // ---- line parser -------------------------------------------------------------------------
 

@@ -5,12 +5,17 @@
 //                                   2 bad input (no/unreadable/malformed/empty file)
 //   tb_fp +hostref=N [+seed=S]      self-check: N random rounds of the IEEE-defined ops against
 //                                   the host FPU (tb_fp_hostref.cpp); exit 0 or 1
+//   tb_fp +dpi [+level=L] [+seed=S] [+count=N] [+ops=LIST] [+show=N] [+progress=SECONDS]
+//                                   DPI batch mode (fpvec_dpi.cpp): the level-L vectors of the
+//                                   fpvec generator, expected values from sim/fp32.c; exit 0 all
+//                                   match, 1 mismatches, 2 bad arguments
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "Vtb_fp.h"
+#include "fpvec_dpi.h"
 #include "tb_fp_hostref.h"
 #include "verilated.h"
 
@@ -24,13 +29,52 @@ long long plus_number(VerilatedContext& ctx, const char* name, long long dflt) {
     return std::strtoll(arg.c_str() + 1 + key.size(), nullptr, 0);
 }
 
+// The text of +name=VALUE, or "" when absent.
+std::string plus_text(VerilatedContext& ctx, const char* name) {
+    const std::string key = std::string{name} + "=";
+    const std::string arg = ctx.commandArgsPlusMatch(key.c_str());
+    return arg.empty() ? std::string{} : arg.substr(1 + key.size());
+}
+
+// The DPI mode's options from the plusargs; false (and a message) when one is bad.
+bool dpi_options(VerilatedContext& ctx, FpvecDpiOptions& o) {
+    o.level = static_cast<int>(plus_number(ctx, "level", 1));
+    o.seed = static_cast<uint64_t>(plus_number(ctx, "seed", 1));
+    const long long count = plus_number(ctx, "count", 0);
+    o.show = static_cast<long>(plus_number(ctx, "show", 20));
+    o.progress = static_cast<double>(plus_number(ctx, "progress", 5));
+    if (o.level < 1 || o.level > FPVEC_MAX_LEVEL) {
+        std::printf("tb_fp: error: +level=%d: levels are 1..%d\n", o.level, FPVEC_MAX_LEVEL);
+        return false;
+    }
+    if (count < 0) {
+        std::printf("tb_fp: error: +count must be >= 0\n");
+        return false;
+    }
+    o.count = static_cast<uint64_t>(count);
+    const std::string ops = plus_text(ctx, "ops");
+    if (!ops.empty()) {
+        char bad[64];
+        if (fpvec_parse_ops(ops.c_str(), &o.ops, bad, sizeof bad) != 0) {
+            std::printf("tb_fp: error: +ops: unknown op '%s'\n", bad);
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
     ctx->commandArgs(argc, argv);
     const long long hostref = plus_number(*ctx, "hostref", -1);
-    if (hostref >= 0) {
+    const bool dpi = std::string{ctx->commandArgsPlusMatch("dpi")} == "+dpi";
+    if ((dpi || hostref >= 0) && !plus_text(*ctx, "vec").empty()) {
+        std::printf("tb_fp: error: +vec=FILE is a mode of its own (not with +dpi or +hostref)\n");
+        return 2;
+    }
+    if (hostref >= 0 || dpi) {
         const char* batch[] = {"+batch"};  // no file to read
         ctx->commandArgsAdd(1, batch);
     }
@@ -45,6 +89,10 @@ int main(int argc, char** argv) {
         const long long show = plus_number(*ctx, "show", 20);
         status = tb_fp_hostcheck(*top, hostref, static_cast<uint64_t>(seed),
                                  static_cast<int>(show)) == 0 ? 0 : 1;
+    } else if (status == 0 && dpi) {
+        FpvecDpiOptions opt;
+        const std::string scope = std::string{top->name()} + ".tb_fp";
+        status = dpi_options(*ctx, opt) ? fpvec_dpi_run(scope.c_str(), opt) : 2;
     }
     top->final();
     std::fflush(stdout);
