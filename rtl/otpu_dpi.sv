@@ -1,0 +1,27 @@
+// otpu_dpi.sv - the DPI-C functions the reference RTL calls: loading a run bundle into its
+// memories at time 0 and dumping its final state on request. Nothing is computed through them.
+// The driver (rtl_bridge/otpu_rtl_sim.cpp) implements them.
+package otpu_dpi;
+  // otpu_bundle_word(sid, space, index): the bundle's initial contents (0 past its end)
+  localparam int BS_IMEM = 0;         // instruction memory, 32-bit word index
+  localparam int BS_DRAM = 1;         // DRAM, 32-bit word index (byte address / 4)
+  import "DPI-C" function int unsigned otpu_bundle_word(input int sid, input int space,
+                                                        input longint idx);
+  // otpu_bundle_info(sid, what): scalars of the bundle
+  localparam int BI_PROG_LEN = 0;     // instructions in prog_<sid>.hex
+  localparam int BI_DRAM_WORDS = 1;   // 32-bit words in dram_<sid>.bin (rounded up)
+  localparam int BI_ARG0 = 8;         // BI_ARG0 + k: run argument k (R8 + k), k < 8
+  import "DPI-C" function int unsigned otpu_bundle_info(input int sid, input int what);
+
+  // otpu_dump_word(sid, space, index, data): one word of the final state
+  localparam int DS_TMEM = 0;         // TMEM word
+  localparam int DS_DRAM = 1;         // DRAM word (index = byte address / 4)
+  localparam int DS_ACT = 2;          // ACT RAM byte (index = row * ACT_BLOCKS * D + column)
+  localparam int DS_ASCALE = 3;       // ACT scale (index = row * ACT_BLOCKS + block)
+  localparam int DS_REG = 4;          // R0..R15
+  localparam int DS_STATE = 5;        // 0 halted, 1 error, 2 pc, 3 icount, 4 cycles
+  localparam int DS_SLOT = 6;         // window slot k: index 16k + field (0 valid, 1 started,
+                                      // 2 unit, 3 pc, 4 op, 5 dependency mask)
+  import "DPI-C" function void otpu_dump_word(input int sid, input int space, input longint idx,
+                                              input int unsigned data);
+endpackage

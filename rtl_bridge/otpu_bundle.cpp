@@ -1,0 +1,213 @@
+// otpu_bundle.cpp - see otpu_bundle.h.
+#include "otpu_bundle.h"
+
+#include <openssl/evp.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+const char *const OtpuConfig::kNames[12] = {"S",          "D",     "MCOLS", "ACT_BLOCKS",
+                                            "TMEM_WORDS", "DRAM_BYTES", "IMEM_WORDS", "LANES",
+                                            "PAIR",       "DSTEP", "STREAM", "ACT_ROWS"};
+
+int64_t *OtpuConfig::field(int i) {
+  int64_t *f[12] = {&S, &D, &MCOLS, &ACT_BLOCKS, &TMEM_WORDS, &DRAM_BYTES,
+                    &IMEM_WORDS, &LANES, &PAIR, &DSTEP, &STREAM, &ACT_ROWS};
+  return f[i];
+}
+
+const int64_t *OtpuConfig::field(int i) const {
+  return const_cast<OtpuConfig *>(this)->field(i);
+}
+
+std::string OtpuConfig::str() const {
+  std::string s;
+  for (int i = 0; i < 12; i++) {
+    if (i) s += ' ';
+    s += kNames[i];
+    s += '=';
+    s += std::to_string(*field(i));
+  }
+  return s;
+}
+
+std::string OtpuConfig::invalid() const {
+  if (S < 1 || S > 64) return "S must be 1..64";
+  if (D < 8 || D % 8 != 0 || D > 4096) return "D must be a multiple of 8 up to 4096";
+  if (MCOLS < 1 || MCOLS > 255) return "MCOLS must be 1..255";
+  if (ACT_BLOCKS < 1 || ACT_BLOCKS > 256) return "ACT_BLOCKS must be 1..256";
+  if (TMEM_WORDS < 1 || TMEM_WORDS > (int64_t(1) << 26)) return "TMEM_WORDS must be 1..2^26";
+  if (DRAM_BYTES < 4 || DRAM_BYTES % 4 != 0 || DRAM_BYTES > (int64_t(1) << 32))
+    return "DRAM_BYTES must be a multiple of 4 up to 2^32";
+  if (IMEM_WORDS < 8 || IMEM_WORDS % 8 != 0 || IMEM_WORDS > (int64_t(1) << 26))
+    return "IMEM_WORDS must be a multiple of 8 up to 2^26";
+  if (LANES < 1) return "LANES must be positive";
+  for (int64_t b : {PAIR, DSTEP, STREAM})
+    if (b != 0 && b != 1) return "PAIR, DSTEP and STREAM must be 0 or 1";
+  if (ACT_ROWS < 0 || ACT_ROWS > 255) return "ACT_ROWS must be 0..255";
+  return "";
+}
+
+static bool parse_int(const std::string &v, int64_t *out) {
+  if (v.empty()) return false;
+  errno = 0;
+  char *end = nullptr;
+  long long x = std::strtoll(v.c_str(), &end, 0);
+  if (errno || *end) return false;
+  *out = x;
+  return true;
+}
+
+static std::string trim(const std::string &s) {
+  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+bool otpu_parse_config_word(const std::string &word, OtpuConfig *cfg, std::string *err) {
+  size_t eq = word.find('=');
+  std::string k = eq == std::string::npos ? word : word.substr(0, eq);
+  std::string v = eq == std::string::npos ? "" : trim(word.substr(eq + 1));
+  for (int i = 0; i < 12; i++) {
+    if (k == OtpuConfig::kNames[i]) {
+      int64_t x;
+      if (!parse_int(v, &x)) {
+        *err = "Config field " + k + " has no integer value: '" + v + "'";
+        return false;
+      }
+      *cfg->field(i) = x;
+      return true;
+    }
+  }
+  *err = "unknown Config field '" + k + "'";
+  return false;
+}
+
+bool otpu_read_config(const std::string &dir, OtpuConfig *cfg, std::vector<uint32_t> *args,
+                      std::string *err, std::string *expect, std::string *error) {
+  std::ifstream f(dir + "/case.txt");
+  if (!f) {
+    *err = "cannot read " + dir + "/case.txt";
+    return false;
+  }
+  *cfg = OtpuConfig();
+  args->clear();
+  std::string line;
+  int ln = 0;
+  while (std::getline(f, line)) {
+    ln++;
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      *err = dir + "/case.txt:" + std::to_string(ln) + ": not a key=value line";
+      return false;
+    }
+    std::string k = line.substr(0, eq), v = line.substr(eq + 1);
+    if (k == "desc") continue;
+    if (k == "expect") {
+      if (expect) *expect = v;
+      continue;
+    }
+    if (k == "error") {
+      if (error) *error = v;
+      continue;
+    }
+    if (k == "ARGS") {
+      std::stringstream ss(v);
+      std::string a;
+      while (std::getline(ss, a, ',')) {
+        int64_t x;
+        if (!parse_int(trim(a), &x)) {
+          *err = dir + "/case.txt:" + std::to_string(ln) + ": bad run argument '" + a + "'";
+          return false;
+        }
+        args->push_back(uint32_t(x));
+      }
+      if (args->size() > 8) {
+        *err = dir + "/case.txt: more than 8 run arguments";
+        return false;
+      }
+      continue;
+    }
+    std::string e;
+    if (!otpu_parse_config_word(k + "=" + v, cfg, &e)) {
+      *err = dir + "/case.txt:" + std::to_string(ln) + ": " + e;
+      return false;
+    }
+  }
+  std::string bad = cfg->invalid();
+  if (!bad.empty()) {
+    *err = dir + "/case.txt: unsupported Config: " + bad;
+    return false;
+  }
+  return true;
+}
+
+bool otpu_read_bundle(const std::string &dir, OtpuBundle *b, std::string *err) {
+  b->dir = dir;
+  if (!otpu_read_config(dir, &b->cfg, &b->args, err, &b->expect, &b->error)) return false;
+  const OtpuConfig &c = b->cfg;
+  b->prog.assign(size_t(c.S), {});
+  b->dram.assign(size_t(c.S), {});
+  for (int s = 0; s < c.S; s++) {
+    std::string pp = dir + "/prog_" + std::to_string(s) + ".hex";
+    std::ifstream pf(pp);
+    if (!pf) {
+      *err = "cannot read " + pp;
+      return false;
+    }
+    std::string line;
+    int ln = 0;
+    while (std::getline(pf, line)) {
+      ln++;
+      line = trim(line);
+      if (line.empty()) continue;
+      char *end = nullptr;
+      errno = 0;
+      unsigned long w = std::strtoul(line.c_str(), &end, 16);
+      if (errno || *end || line.size() > 8) {
+        *err = pp + ":" + std::to_string(ln) + ": not a 32-bit hex word: '" + line + "'";
+        return false;
+      }
+      b->prog[s].push_back(uint32_t(w));
+    }
+    if (b->prog[s].size() % 8 != 0) {
+      *err = pp + ": " + std::to_string(b->prog[s].size()) +
+             " words, not a whole number of 8-word instructions";
+      return false;
+    }
+    if (int64_t(b->prog[s].size()) > c.IMEM_WORDS) {
+      *err = pp + ": the program does not fit IMEM_WORDS=" + std::to_string(c.IMEM_WORDS);
+      return false;
+    }
+    std::string dp = dir + "/dram_" + std::to_string(s) + ".bin";
+    std::ifstream df(dp, std::ios::binary);
+    if (!df) {
+      *err = "cannot read " + dp;
+      return false;
+    }
+    b->dram[s].assign(std::istreambuf_iterator<char>(df), std::istreambuf_iterator<char>());
+    if (int64_t(b->dram[s].size()) > c.DRAM_BYTES) {
+      *err = dp + ": larger than DRAM_BYTES=" + std::to_string(c.DRAM_BYTES);
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string otpu_sha256_hex(const void *data, size_t n) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data, n, md, &len, EVP_sha256(), nullptr);
+  static const char *hex = "0123456789abcdef";
+  std::string s;
+  for (unsigned i = 0; i < len; i++) {
+    s += hex[md[i] >> 4];
+    s += hex[md[i] & 15];
+  }
+  return s;
+}

@@ -1,0 +1,86 @@
+// otpu_rtl_tb.sv - the Verilator top of otpu-rtl: the project's RTL (rtl/otpu_top.sv) and the
+// adapter that turns its native event ports (rtl/EVENTS.md) into DPI-C calls to the driver
+// (otpu_rtl_sim.cpp), while ev_en is high. Parameters: the bundle's Config (-G at build time).
+module otpu_rtl_tb
+  import otpu_pkg::*;
+#(
+  parameter int S = 1,
+  parameter int D = 32,
+  parameter int MCOLS = 8,
+  parameter int ACT_BLOCKS = 64,
+  parameter int TMEM_WORDS = 65536,
+  parameter longint DRAM_BYTES = 262144,
+  parameter int IMEM_WORDS = 65536,
+  parameter int LANES = 8,
+  parameter int PAIR = 0,
+  parameter int DSTEP = 0,
+  parameter int STREAM = 0,
+  parameter int ACT_ROWS = 0
+) (
+  input  logic         clk,
+  input  logic         rst,
+  input  logic         dump,
+  input  logic         ev_en,
+  output logic         stopped,     // every slice halted or stopped with an error
+  output logic         any_error,
+  output logic [11:0][63:0] cfg      // the Config this model was built for (otpu_bundle.h order)
+);
+  // kind: 0 dispatch, 1 executed by the sequencer, 2 start, 3 complete
+  import "DPI-C" function void otpu_ev_ins(input int sid, input int kind, input int unit,
+                                           input int slot, input int unsigned pc, input int op);
+  import "DPI-C" function void otpu_ev_wr(input int sid, input int port, input int space,
+                                          input int unsigned addr, input int unsigned data,
+                                          input int mask);
+  // kind: 0 halted, 1 error, 2 HALT CHAIN loaded a program (a = DRAM address, b = instructions)
+  import "DPI-C" function void otpu_ev_state(input int sid, input int kind, input int unsigned a,
+                                             input int unsigned b);
+
+  ev_ins_t [S-1:0]              ev_disp, ev_exec;
+  ev_ins_t [S-1:0][NUNITS-1:0]  ev_start, ev_done;
+  wr_t     [S-1:0][NPORTS-1:0]  ev_wr;
+  logic    [S-1:0]              ev_chain, halted, error, busy;
+  logic    [S-1:0][31:0]        ev_chain_addr, ev_chain_n, pc, icount;
+
+  otpu_top #(.S(S), .D(D), .MCOLS(MCOLS), .ACT_BLOCKS(ACT_BLOCKS), .TMEM_WORDS(TMEM_WORDS),
+             .DRAM_BYTES(DRAM_BYTES), .IMEM_WORDS(IMEM_WORDS), .LANES(LANES), .PAIR(PAIR),
+             .DSTEP(DSTEP), .STREAM(STREAM), .ACT_ROWS(ACT_ROWS)) u_top (
+    .clk, .rst, .dump, .ev_disp, .ev_exec, .ev_start, .ev_done, .ev_wr, .ev_chain,
+    .ev_chain_addr, .ev_chain_n, .halted, .error, .pc, .icount, .busy
+  );
+
+  assign cfg = {64'(ACT_ROWS), 64'(STREAM), 64'(DSTEP), 64'(PAIR), 64'(LANES), 64'(IMEM_WORDS),
+                64'(DRAM_BYTES), 64'(TMEM_WORDS), 64'(ACT_BLOCKS), 64'(MCOLS), 64'(D), 64'(S)};
+  assign stopped = &(halted | error);
+  assign any_error = |error;
+
+  logic [S-1:0] halted_q, error_q;
+  always_ff @(posedge clk) begin
+    halted_q <= rst ? '0 : halted;
+    error_q <= rst ? '0 : error;
+    if (ev_en && !rst) begin
+      for (int s = 0; s < S; s++) begin
+        if (ev_exec[s].v) otpu_ev_ins(s, 1, -1, 0, ev_exec[s].pc, int'(ev_exec[s].op));
+        if (ev_wr[s][P_SEQ_R].v)
+          otpu_ev_wr(s, P_SEQ_R, int'(ev_wr[s][P_SEQ_R].space), ev_wr[s][P_SEQ_R].addr,
+                     ev_wr[s][P_SEQ_R].data, int'(ev_wr[s][P_SEQ_R].mask));
+        if (ev_disp[s].v)
+          otpu_ev_ins(s, 0, -1, int'(ev_disp[s].slot), ev_disp[s].pc, int'(ev_disp[s].op));
+        for (int u = 0; u < NUNITS; u++)
+          if (ev_start[s][u].v)
+            otpu_ev_ins(s, 2, u, int'(ev_start[s][u].slot), ev_start[s][u].pc,
+                        int'(ev_start[s][u].op));
+        for (int p = 1; p < NPORTS; p++)
+          if (ev_wr[s][p].v)
+            otpu_ev_wr(s, p, int'(ev_wr[s][p].space), ev_wr[s][p].addr, ev_wr[s][p].data,
+                       int'(ev_wr[s][p].mask));
+        for (int u = 0; u < NUNITS; u++)
+          if (ev_done[s][u].v)
+            otpu_ev_ins(s, 3, u, int'(ev_done[s][u].slot), ev_done[s][u].pc,
+                        int'(ev_done[s][u].op));
+        if (ev_chain[s]) otpu_ev_state(s, 2, ev_chain_addr[s], ev_chain_n[s]);
+        if (halted[s] && !halted_q[s]) otpu_ev_state(s, 0, pc[s], icount[s]);
+        if (error[s] && !error_q[s]) otpu_ev_state(s, 1, pc[s], icount[s]);
+      end
+    end
+  end
+endmodule
