@@ -1,0 +1,246 @@
+/* report.c - writing a divergence as text and as JSON. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *space_name(otpu_space s)
+{
+    static const char *const names[] = {"register", "TMEM", "DRAM", "ACT", "ASCALE"};
+    return (unsigned)s <= OTPU_SP_ASCALE ? names[s] : "?";
+}
+
+static float as_float(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* fp32 bits onto a line where adjacent floats are adjacent integers */
+static int64_t ordered(uint32_t b)
+{
+    return (b >> 31) ? -(int64_t)(b & 0x7FFFFFFF) : (int64_t)b;
+}
+
+uint64_t otpu_ulp_distance(uint32_t a, uint32_t b)
+{
+    int64_t d = ordered(a) - ordered(b);
+    return (uint64_t)(d < 0 ? -d : d);
+}
+
+static int is_float_space(const otpu_divergence *d)
+{
+    return d->space == OTPU_SP_TMEM || d->space == OTPU_SP_ASCALE || d->space == OTPU_SP_DRAM;
+}
+
+static void loops_text(FILE *f, const otpu_divergence *d)
+{
+    if (!d->loop_depth)
+        return;
+    fprintf(f, "  loop nest:");
+    for (unsigned k = 0; k < d->loop_depth; k++)
+        fprintf(f, "%s body pc %u..%u iteration %u of %u", k ? " >" : "", d->loops[k].start,
+                d->loops[k].end, d->loops[k].iteration, d->loops[k].total);
+    fprintf(f, "\n");
+}
+
+void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info)
+{
+    fprintf(f, "FIRST DIVERGENCE: %s\n", otpu_div_kind_name(d->kind));
+    fprintf(f, "  %s\n", d->detail);
+    fprintf(f, "  slice %u, cycle %" PRIu64 "\n", d->slice, d->cycle);
+    if (d->has_ins)
+        fprintf(f, "  instruction n=%" PRIu64 " pc=%u unit %s: %s\n", d->ins.n, d->ins.pc,
+                otpu_unit_name((otpu_unit)d->unit), d->ins.disasm);
+    loops_text(f, d);
+    if (d->has_loc) {
+        fprintf(f, "  location: %s %#" PRIx64, space_name(d->space), d->addr);
+        if (d->has_tile)
+            fprintf(f, " (tile row %u, column %u)", d->row, d->col);
+        if (d->space == OTPU_SP_DRAM && d->mask && d->mask != 0xF)
+            fprintf(f, " bytes mask %#x", d->mask);
+        fprintf(f, "\n");
+    }
+    int fl = is_float_space(d);
+    if (d->has_expected)
+        fprintf(f, fl ? "  expected: %08x (%.9g)\n" : "  expected: %08x\n", d->expected,
+                (double)as_float(d->expected));
+    if (d->has_actual)
+        fprintf(f, fl ? "  actual:   %08x (%.9g)\n" : "  actual:   %08x\n", d->actual,
+                (double)as_float(d->actual));
+    if (d->has_expected && d->has_actual && fl)
+        fprintf(f, "  ulp distance: %" PRIu64 "\n", otpu_ulp_distance(d->expected, d->actual));
+    if (d->has_loc)
+        fprintf(f, "  other locations of this instruction that differ: %" PRIu64 "\n",
+                d->other_diffs);
+    if (d->has_other)
+        fprintf(f, "  the older conflicting instruction: n=%" PRIu64 " pc=%u %s\n", d->other.n,
+                d->other.pc, d->other.disasm);
+    if (d->ninputs) {
+        fprintf(f, "  inputs and their last writers:\n");
+        for (size_t i = 0; i < d->ninputs; i++) {
+            const otpu_div_input *x = &d->inputs[i];
+            fprintf(f, "    %s [%#" PRIx64 ", %#" PRIx64 "): ", space_name(x->space), x->lo, x->hi);
+            if (x->found)
+                fprintf(f, "n=%" PRIu64 " pc=%u %s\n", x->writer.n, x->writer.pc, x->writer.disasm);
+            else
+                fprintf(f, "the initial contents (no earlier instruction wrote it)\n");
+        }
+    }
+    if (d->ninflight) {
+        fprintf(f, "  in flight:\n");
+        for (size_t i = 0; i < d->ninflight; i++) {
+            const otpu_div_event *e = &d->inflight[i];
+            fprintf(f, "    slice %u slot %u %s %s n=%" PRIu64 " pc=%u %s\n", e->slice, e->slot,
+                    otpu_unit_name((otpu_unit)e->unit), e->what, e->ins.n, e->ins.pc, e->ins.disasm);
+        }
+    }
+    if (d->nhistory) {
+        fprintf(f, "  last %zu events (oldest first):\n", d->nhistory);
+        for (size_t i = 0; i < d->nhistory; i++) {
+            const otpu_div_event *e = &d->history[i];
+            fprintf(f, "    cycle %-8" PRIu64 " %-8s slice %u slot %-2u", e->cycle, e->what,
+                    e->slice, e->slot);
+            if (e->ins.disasm[0])
+                fprintf(f, " n=%" PRIu64 " pc=%u %s", e->ins.n, e->ins.pc, e->ins.disasm);
+            fprintf(f, "\n");
+        }
+    }
+    if (info && info->divergences > 1)
+        fprintf(f, "  divergences counted in this run: %" PRIu64 "\n", info->divergences);
+    if (info && info->repro)
+        fprintf(f, "  repro: %s\n", info->repro);
+    if (info && info->wave)
+        fprintf(f, "  waveform: %s (cycles %" PRIu64 "..%" PRIu64 ")\n", info->wave,
+                info->wave_from, info->wave_to);
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void jins(FILE *f, const otpu_div_instr *i)
+{
+    fprintf(f, "{\"n\": %" PRIu64 ", \"pc\": %u, \"disasm\": ", i->n, i->pc);
+    jstr(f, i->disasm);
+    fprintf(f, "}");
+}
+
+static void jbits(FILE *f, const char *key, uint32_t b, int fl)
+{
+    fprintf(f, ",\n  \"%s\": {\"bits\": \"%08x\"", key, b);
+    if (fl) {
+        char num[48];
+        float x = as_float(b);
+        if (x != x || x - x != 0) /* NaN, infinities: JSON has no literal for them */
+            snprintf(num, sizeof num, "\"%s\"", x != x ? "nan" : x > 0 ? "inf" : "-inf");
+        else
+            snprintf(num, sizeof num, "%.9g", (double)x);
+        fprintf(f, ", \"float\": %s", num);
+    }
+    fprintf(f, "}");
+}
+
+static void jevents(FILE *f, const char *key, const otpu_div_event *e, size_t n)
+{
+    fprintf(f, ",\n  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n    {\"what\": ", i ? "," : "");
+        jstr(f, e[i].what);
+        fprintf(f, ", \"cycle\": %" PRIu64 ", \"slice\": %u, \"slot\": %u, \"unit\": ", e[i].cycle,
+                e[i].slice, e[i].slot);
+        jstr(f, otpu_unit_name((otpu_unit)e[i].unit));
+        fprintf(f, ", \"instruction\": ");
+        jins(f, &e[i].ins);
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s]", n ? "\n  " : "");
+}
+
+void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info *info)
+{
+    fprintf(f, "{\n  \"schema\": \"otpu-lockstep/divergence/1\",\n  \"kind\": ");
+    jstr(f, otpu_div_kind_name(d->kind));
+    fprintf(f, ",\n  \"detail\": ");
+    jstr(f, d->detail);
+    fprintf(f, ",\n  \"slice\": %u,\n  \"cycle\": %" PRIu64, d->slice, d->cycle);
+    fprintf(f, ",\n  \"instruction\": ");
+    if (d->has_ins) {
+        jins(f, &d->ins);
+        fprintf(f, ",\n  \"unit\": ");
+        jstr(f, otpu_unit_name((otpu_unit)d->unit));
+    } else {
+        fprintf(f, "null,\n  \"unit\": null");
+    }
+    fprintf(f, ",\n  \"loops\": [");
+    for (unsigned k = 0; k < d->loop_depth; k++)
+        fprintf(f, "%s{\"start\": %u, \"end\": %u, \"iteration\": %u, \"total\": %u}", k ? ", " : "",
+                d->loops[k].start, d->loops[k].end, d->loops[k].iteration, d->loops[k].total);
+    fprintf(f, "]");
+    if (d->has_loc) {
+        fprintf(f, ",\n  \"location\": {\"space\": ");
+        jstr(f, space_name(d->space));
+        fprintf(f, ", \"address\": %" PRIu64, d->addr);
+        if (d->has_tile)
+            fprintf(f, ", \"row\": %u, \"column\": %u", d->row, d->col);
+        fprintf(f, ", \"mask\": %u}", d->mask ? d->mask : 0xF);
+    } else {
+        fprintf(f, ",\n  \"location\": null");
+    }
+    int fl = is_float_space(d);
+    if (d->has_expected)
+        jbits(f, "expected", d->expected, fl);
+    if (d->has_actual)
+        jbits(f, "actual", d->actual, fl);
+    if (d->has_expected && d->has_actual && fl)
+        fprintf(f, ",\n  \"ulp_distance\": %" PRIu64, otpu_ulp_distance(d->expected, d->actual));
+    fprintf(f, ",\n  \"other_differing_locations\": %" PRIu64, d->other_diffs);
+    if (d->has_other) {
+        fprintf(f, ",\n  \"conflicting_instruction\": ");
+        jins(f, &d->other);
+    }
+    fprintf(f, ",\n  \"inputs\": [");
+    for (size_t i = 0; i < d->ninputs; i++) {
+        const otpu_div_input *x = &d->inputs[i];
+        fprintf(f, "%s\n    {\"space\": ", i ? "," : "");
+        jstr(f, space_name(x->space));
+        fprintf(f, ", \"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"last_writer\": ", x->lo, x->hi);
+        if (x->found)
+            jins(f, &x->writer);
+        else
+            fprintf(f, "null");
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s]", d->ninputs ? "\n  " : "");
+    jevents(f, "history", d->history, d->nhistory);
+    jevents(f, "in_flight", d->inflight, d->ninflight);
+    fprintf(f, ",\n  \"divergences\": %" PRIu64, info ? info->divergences : 1);
+    fprintf(f, ",\n  \"bundle\": ");
+    jstr(f, info ? info->bundle : NULL);
+    fprintf(f, ",\n  \"repro\": ");
+    jstr(f, info ? info->repro : NULL);
+    fprintf(f, ",\n  \"waveform\": ");
+    if (info && info->wave) {
+        fprintf(f, "{\"file\": ");
+        jstr(f, info->wave);
+        fprintf(f, ", \"from_cycle\": %" PRIu64 ", \"to_cycle\": %" PRIu64 "}", info->wave_from,
+                info->wave_to);
+    } else {
+        fprintf(f, "null");
+    }
+    fprintf(f, "\n}\n");
+}
