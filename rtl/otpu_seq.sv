@@ -117,7 +117,7 @@ module otpu_seq
 
   // ---- fault injection: an early start (rtl/README.md) ---------------------------------------
   int f_slice, f_unit, f_n;
-  logic f_armed, f_used;
+  logic f_used;                    // the early start has happened
   int   n_starts [NUNITS];
   initial begin
     f_slice = 0; f_unit = -1; f_n = 0;
@@ -382,7 +382,7 @@ module otpu_seq
     for (int u = 0; u < NUNITS; u++) begin
       logic early;
       cand_v[u] = 1'b0; cand[u] = '0; cand_early[u] = 1'b0;
-      early = f_armed && !f_used && u == f_unit;
+      early = !f_used && u == f_unit && n_starts[u] >= f_n - 1;
       for (int i = 0; i < WIN; i++) begin
         if (s_v[i] && !s_started[i] && s_unit[i] == 3'(u) &&
             (s_dep[i] == '0 || (early && !fin[i])) &&
@@ -514,7 +514,7 @@ module otpu_seq
       st <= ST_RUN; pc <= '0; icount <= '0; sp <= '0; hz_ok <= 1'b0; cycles <= '0;
       s_v <= '0; s_started <= '0; age_ctr <= '0; hz_ep <= '0;
       for (int r = 0; r < 16; r++) R[r] <= (r >= 8) ? args[r - 8] : 32'd0;
-      f_armed <= 1'b0; f_used <= 1'b0;
+      f_used <= 1'b0;
       for (int u = 0; u < NUNITS; u++) n_starts[u] <= 0;
     end else begin
       if (st != ST_HALTED && st != ST_ERROR) cycles <= cycles + 32'd1;
@@ -526,7 +526,6 @@ module otpu_seq
           s_started[cand[u]] <= 1'b1;
           run_slot[u] <= cand[u];
           n_starts[u] <= n_starts[u] + 1;
-          if (u == f_unit && n_starts[u] + 1 >= f_n) f_armed <= 1'b1;
           if (cand_early[u]) f_used <= 1'b1;
         end
       end

@@ -78,7 +78,7 @@ module otpu_slice
     .se_start, .se_done, .se_err, .se_t_raddr, .se_m_raddr, .se_wt, .se_wm,
     .wt(w_raw[P_DMA_T]), .wm(w_raw[P_DMA_M])
   );
-  otpu_stream #(.SID(SID), .D(D)) u_se (
+  otpu_stream #(.SID(SID), .D(D), .TMEM_WORDS(TMEM_WORDS), .DRAM_BYTES(DRAM_BYTES)) u_se (
     .clk, .rst, .start(se_start), .cmd(u_cmd[U_DMA]), .done(se_done), .err(se_err),
     .t_raddr(se_t_raddr), .t_rdata(t_rdata[1]), .m_raddr(se_m_raddr), .m_rdata(m_rdata[1]),
     .wt(se_wt), .wm(se_wm)
