@@ -629,17 +629,14 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
         return bad_call(c, "slice %u: register %u", s, reg);
     slice_state *ss = &c->sl[s];
     c->last_progress = c->cycle;
+    /* run the model's slice (the sequencer's own instructions, and any blocked collective)
+     * until it writes a register, but not past a unit instruction the RTL has not dispatched:
+     * the RTL's sequencer works in program order */
     while (!ss->rlen && !c->model_stopped && !otpu_machine_view(c->m, s).halted) {
-        rec *r;
-        /* step through the sequencer's own instructions only */
-        const otpu_slice_view v = otpu_machine_view(c->m, s);
-        if (v.pc < v.nprog && windowed(v.prog[v.pc].op))
-            break;
-        for (r = ss->head; r && r->dispatched; r = r->next)
-            ;
-        if (r)
-            break;
-        if (model_step(c, s) != 0)
+        rec *r = ss->head;
+        while (r && r->dispatched)
+            r = r->next;
+        if (r || model_step(c, s) != 0)
             break;
     }
     if (ss->reg_overflow)
@@ -742,11 +739,12 @@ int otpu_check_error(otpu_checker *c, uint32_t s, uint32_t pc)
     slice_state *ss = &c->sl[s];
     ss->rtl_error = 1;
     c->last_progress = c->cycle;
-    /* run the model's sequencer up to its next unit instruction: an error on the way (a loop
-     * rule, the end of the program) is the one the RTL saw */
+    /* run the model's sequencer up to its next unit instruction, and that one too when it is
+     * the instruction the RTL rejected: an error on the way (a loop rule, the end of the
+     * program, a bad operand) is the one the RTL saw */
     for (int guard = 0; !c->model_stopped && guard < 1 << 20; guard++) {
         const otpu_slice_view v = otpu_machine_view(c->m, s);
-        if (v.halted || (v.pc < v.nprog && windowed(v.prog[v.pc].op)))
+        if (v.halted || (v.pc < v.nprog && windowed(v.prog[v.pc].op) && v.pc != pc))
             break;
         if (model_step(c, s) != 0)
             break;

@@ -89,7 +89,7 @@ int otpu_expect_init(otpu_expect *e, const otpu_write *w, size_t n)
         while (j < n && key_of(e->rec[j].space, e->rec[j].addr) == k)
             j++;
         otpu_expect_loc *l = &e->loc[e->nloc];
-        *l = (otpu_expect_loc){k, (uint32_t)i, (uint32_t)(j - i), 0, 0};
+        *l = (otpu_expect_loc){k, (uint32_t)i, (uint32_t)(j - i), 0};
         size_t h = slot_of(k, e->hcap);
         while (e->hash[h])
             h = (h + 1) & (e->hcap - 1);
@@ -160,8 +160,9 @@ otpu_match otpu_expect_take(otpu_expect *e, otpu_space space, uint64_t addr, uin
     uint32_t cur = l->cursor;
     while (cur < l->count) {
         const otpu_write *r = &e->rec[l->first + cur];
-        uint32_t rm = r->mask & (uint32_t)~l->seen & 0xF;
-        if (!rm || (rm & ~mask & 0xF))
+        uint32_t rm = r->mask & 0xF;
+        /* one RTL write takes a byte once: a later record of the same byte is a later write */
+        if (!rm || (rm & ~mask & 0xF) || (rm & covered))
             break;
         expect = (expect & ~bytes(rm)) | (r->val & bytes(rm));
         covered |= rm;
@@ -173,7 +174,7 @@ otpu_match otpu_expect_take(otpu_expect *e, otpu_space space, uint64_t addr, uin
         const otpu_write *r = &e->rec[l->first + l->cursor];
         *want = r->val;
         *wmask = r->mask;
-        return (mask & l->seen) ? OTPU_MATCH_DUPLICATE : OTPU_MATCH_VALUE;
+        return OTPU_MATCH_VALUE;
     }
     if ((mask & 0xF) != covered || (data & bytes(covered)) != (expect & bytes(covered)))
         return OTPU_MATCH_VALUE;

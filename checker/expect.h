@@ -11,7 +11,6 @@
 typedef struct {
     uint64_t key;       /* space << 56 | addr */
     uint32_t first, count, cursor; /* this location's records in rec[] (write order) */
-    uint8_t seen;       /* DRAM: bytes of the current record already matched */
 } otpu_expect_loc;
 
 typedef struct {

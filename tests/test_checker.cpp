@@ -1,0 +1,283 @@
+// libotpucheck on synthetic event streams (synthetic_rtl.h): no false alarm on any golden
+// case or bench bundle, and every injected fault found with the right kind, slice,
+// instruction and location; the reports carry what a designer needs.
+#include <dirent.h>
+#include <unistd.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "report.h"
+#include "synthetic_rtl.h"
+
+using namespace otpu_test;
+
+namespace {
+
+std::vector<std::string> folders(const std::string &dir)
+{
+    std::vector<std::string> out;
+    if (DIR *d = opendir(dir.c_str())) {
+        while (dirent *e = readdir(d))
+            if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+                out.push_back(dir + "/" + e->d_name);
+        closedir(d);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string vectors() { const char *v = std::getenv("OTPU_VECTORS"); return v ? v : "../shared/vectors"; }
+std::string benches() { const char *v = std::getenv("OTPU_BENCH"); return v ? v : "../shared/bench"; }
+
+struct Case {
+    otpu_bundle b{};
+    Recording rec;
+    explicit Case(const std::string &dir)
+    {
+        char err[1024];
+        if (otpu_bundle_read(dir.c_str(), &b, err, sizeof err) == 0)
+            rec = record(b);
+        else
+            ADD_FAILURE() << err;
+    }
+    ~Case() { otpu_bundle_free(&b); }
+};
+
+struct Lockstep {
+    otpu_checker *c = nullptr;
+    DriveResult r;
+    Lockstep(Case &k, DriveOptions o, Injection *inj, otpu_check_options co = {})
+    {
+        char err[512];
+        if (!co.hang_cycles)
+            co.hang_cycles = 20000;
+        c = otpu_checker_new(&k.b, &co, err, sizeof err);
+        EXPECT_NE(c, nullptr) << err;
+        if (c)
+            r = drive(k.rec, c, o, inj);
+    }
+    ~Lockstep() { otpu_checker_free(c); }
+    std::string text() const
+    {
+        const otpu_divergence *d = otpu_check_first(c);
+        if (!d)
+            return "(no divergence)";
+        char *buf = nullptr;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        otpu_report_text(f, d, nullptr);
+        fclose(f);
+        std::string s(buf, n);
+        free(buf);
+        return s;
+    }
+};
+
+class NoFalseAlarm : public testing::TestWithParam<std::string> {};
+
+TEST_P(NoFalseAlarm, OnTheReferenceRun)
+{
+    Case k(GetParam());
+    for (unsigned window : {1u, 8u}) {
+        DriveOptions o;
+        o.window = window;
+        o.writes_per_cycle = window == 1 ? 64 : 3;
+        Lockstep run(k, o, nullptr);
+        EXPECT_EQ(run.r.bad_calls, 0) << run.r.bad_call;
+        EXPECT_EQ(otpu_check_count(run.c), 0u) << "window " << window << "\n" << run.text();
+    }
+}
+
+std::string name(const testing::TestParamInfo<std::string> &p)
+{
+    std::string n = p.param.substr(p.param.rfind('/') + 1);
+    for (char &ch : n)
+        if (!isalnum(static_cast<unsigned char>(ch)))
+            ch = '_';
+    return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, NoFalseAlarm, testing::ValuesIn(folders(vectors() + "/isa")), name);
+INSTANTIATE_TEST_SUITE_P(Bench, NoFalseAlarm, testing::ValuesIn(folders(benches())), name);
+
+TEST(Checker, CompletionsAreOutOfOrderAcrossUnits)
+{
+    Case k(vectors() + "/isa/kernel_mlp_S1");
+    Lockstep run(k, DriveOptions{}, nullptr);
+    EXPECT_TRUE(run.r.out_of_order);
+    EXPECT_GT(otpu_check_writes(run.c), 100u);
+    EXPECT_EQ(otpu_check_count(run.c), 0u) << run.text();
+}
+
+// ---------------------------------------------------------------- faults
+
+struct Expect {
+    Fault fault;
+    otpu_div_kind kind;
+};
+
+void inject(const std::string &bundle, Fault fault, otpu_div_kind kind, uint64_t nth, uint32_t slice = 0)
+{
+    Case k(bundle);
+    Injection inj;
+    inj.kind = fault;
+    inj.nth = nth;
+    inj.slice = slice;
+    inj.bit = 3;
+    Lockstep run(k, DriveOptions{}, &inj);
+    ASSERT_TRUE(inj.applied) << "the fault found no place to land";
+    const otpu_divergence *d = otpu_check_first(run.c);
+    ASSERT_NE(d, nullptr) << "not detected";
+    EXPECT_EQ(d->kind, kind) << run.text();
+    EXPECT_EQ(d->slice, slice);
+    if (fault != Fault::EndState && fault != Fault::Reg && fault != Fault::ErrorFlag) {
+        EXPECT_TRUE(d->has_ins) << run.text();
+        EXPECT_EQ(d->ins.n, inj.n) << run.text();
+    }
+    if (fault == Fault::Flip || fault == Fault::Drop || fault == Fault::Stray ||
+        fault == Fault::Duplicate || fault == Fault::EndState) {
+        EXPECT_TRUE(d->has_loc);
+        EXPECT_EQ(d->space, inj.space) << run.text();
+        EXPECT_EQ(d->addr, inj.addr) << run.text();
+    }
+    if (fault == Fault::Order) {
+        EXPECT_TRUE(d->has_other);
+        EXPECT_EQ(d->other.n, inj.other_n) << run.text();
+    }
+}
+
+TEST(Faults, FlippedBitIsAWrongValue)
+{
+    for (uint64_t nth : {0u, 7u, 100u, 900u})
+        inject(vectors() + "/isa/kernel_mlp_S1", Fault::Flip, OTPU_DIV_VALUE, nth);
+    inject(vectors() + "/isa/qst", Fault::Flip, OTPU_DIV_VALUE, 40); // a DRAM byte
+    inject(vectors() + "/isa/gather_bar_S2", Fault::Flip, OTPU_DIV_VALUE, 70, 1);
+}
+
+TEST(Faults, DroppedWriteIsMissing)
+{
+    for (uint64_t nth : {0u, 50u, 640u})
+        inject(vectors() + "/isa/kernel_attn_S1_T96", Fault::Drop, OTPU_DIV_MISSING, nth);
+}
+
+TEST(Faults, StrayAndDuplicateWrites)
+{
+    inject(vectors() + "/isa/random_003", Fault::Stray, OTPU_DIV_STRAY, 20);
+    inject(vectors() + "/isa/random_003", Fault::Duplicate, OTPU_DIV_DUPLICATE, 20);
+}
+
+TEST(Faults, ReorderedConflictingWritesAreOrderViolations)
+{
+    int found = 0;
+    for (const std::string &c : folders(vectors() + "/isa"))
+        if (c.find("random_0") != std::string::npos && found < 5) {
+            Case k(c);
+            for (uint64_t nth = 1; nth < 40; nth++) {
+                Injection inj;
+                inj.kind = Fault::Order;
+                inj.nth = nth;
+                Lockstep run(k, DriveOptions{}, &inj);
+                if (!inj.applied)
+                    continue;
+                const otpu_divergence *d = otpu_check_first(run.c);
+                ASSERT_NE(d, nullptr) << c << " nth " << nth;
+                EXPECT_EQ(d->kind, OTPU_DIV_ORDER) << c << "\n" << run.text();
+                EXPECT_EQ(d->ins.n, inj.n) << run.text();
+                EXPECT_EQ(d->other.n, inj.other_n) << run.text();
+                found++;
+                break;
+            }
+        }
+    EXPECT_GE(found, 3);
+}
+
+TEST(Faults, RegistersControlErrorsHangsAndEndState)
+{
+    inject(vectors() + "/isa/regs_loop", Fault::Reg, OTPU_DIV_REGISTER, 2);
+    inject(vectors() + "/isa/kernel_mlp_S1", Fault::Control, OTPU_DIV_CONTROL, 3);
+    inject(vectors() + "/isa/kernel_mlp_S1", Fault::ErrorFlag, OTPU_DIV_ERROR, 3);
+    inject(vectors() + "/isa/kernel_mlp_S1", Fault::Hang, OTPU_DIV_HANG, 2);
+    inject(vectors() + "/isa/kernel_mlp_S1", Fault::EndState, OTPU_DIV_END_STATE, 300);
+}
+
+TEST(Faults, KeepGoingCountsThemAll)
+{
+    Case k(vectors() + "/isa/kernel_mlp_S1");
+    Injection inj;
+    inj.kind = Fault::Flip;
+    inj.nth = 5;
+    otpu_check_options co{};
+    co.keep_going = 1;
+    Lockstep run(k, DriveOptions{}, &inj, co);
+    EXPECT_GE(otpu_check_count(run.c), 2u) << "the flipped word, then the end state";
+}
+
+// ---------------------------------------------------------------- reports
+
+TEST(Report, TextAndJsonCarryTheFacts)
+{
+    Case k(vectors() + "/isa/kernel_mlp_S1");
+    Injection inj;
+    inj.kind = Fault::Flip;
+    inj.nth = 300;
+    Lockstep run(k, DriveOptions{}, &inj);
+    const otpu_divergence *d = otpu_check_first(run.c);
+    ASSERT_NE(d, nullptr);
+    otpu_report_info info{"BUNDLE", "otpu-lockstep run BUNDLE", "wave.fst", 10, 20, 1};
+    char *buf = nullptr;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    otpu_report_text(f, d, &info);
+    fclose(f);
+    std::string text(buf, n);
+    free(buf);
+    for (const char *want : {"FIRST DIVERGENCE: wrong-value", "slice 0", "instruction n=",
+                             "expected:", "actual:", "ulp distance:", "inputs and their last writers",
+                             "last ", "repro: otpu-lockstep run BUNDLE", "wave.fst (cycles 10..20)"})
+        EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
+    buf = nullptr;
+    f = open_memstream(&buf, &n);
+    otpu_report_json(f, d, &info);
+    fclose(f);
+    std::string json(buf, n);
+    free(buf);
+    char path[] = "/tmp/otpu_report_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(write(fd, json.data(), json.size()), static_cast<ssize_t>(json.size()));
+    close(fd);
+    std::string cmd = std::string("python3 -c \"import json,sys; d=json.load(open('") + path +
+                      "')); assert d['kind']=='wrong-value' and d['instruction']['n']>=0 and "
+                      "d['expected']['bits'] and len(d['history'])>0, d\"";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << json;
+    std::remove(path);
+}
+
+TEST(Report, UlpDistance)
+{
+    EXPECT_EQ(otpu_ulp_distance(0x3F800000, 0x3F800000), 0u);
+    EXPECT_EQ(otpu_ulp_distance(0x3F800000, 0x3F800001), 1u);
+    EXPECT_EQ(otpu_ulp_distance(0x00000000, 0x80000000), 0u);
+    EXPECT_EQ(otpu_ulp_distance(0x00000001, 0x80000001), 2u);
+}
+
+TEST(Checker, MalformedCallsAreRefusedNotJudged)
+{
+    Case k(vectors() + "/isa/ld_st");
+    char err[256];
+    otpu_checker *c = otpu_checker_new(&k.b, nullptr, err, sizeof err);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(otpu_check_dispatch(c, 5, 0, 0, OTPU_OP_LD), OTPU_CHECK_BAD_CALL);
+    EXPECT_NE(std::string(otpu_check_message(c)).find("slice 5"), std::string::npos);
+    EXPECT_EQ(otpu_check_start(c, 0, 99, 0), OTPU_CHECK_BAD_CALL);
+    EXPECT_EQ(otpu_check_complete(c, 0, OTPU_UNIT_DMA), OTPU_CHECK_BAD_CALL);
+    EXPECT_EQ(otpu_check_count(c), 0u);
+    otpu_checker_free(c);
+}
+
+} // namespace
