@@ -11,28 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "cases.h"
 #include "report.h"
 #include "synthetic_rtl.h"
 
 using namespace otpu_test;
 
 namespace {
-
-std::vector<std::string> folders(const std::string &dir)
-{
-    std::vector<std::string> out;
-    if (DIR *d = opendir(dir.c_str())) {
-        while (dirent *e = readdir(d))
-            if (e->d_name[0] != '.' && e->d_type == DT_DIR)
-                out.push_back(dir + "/" + e->d_name);
-        closedir(d);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::string vectors() { const char *v = std::getenv("OTPU_VECTORS"); return v ? v : "../shared/vectors"; }
-std::string benches() { const char *v = std::getenv("OTPU_BENCH"); return v ? v : "../shared/bench"; }
 
 struct Case {
     otpu_bundle b{};
@@ -93,21 +78,12 @@ TEST_P(NoFalseAlarm, OnTheReferenceRun)
     }
 }
 
-std::string name(const testing::TestParamInfo<std::string> &p)
-{
-    std::string n = p.param.substr(p.param.rfind('/') + 1);
-    for (char &ch : n)
-        if (!isalnum(static_cast<unsigned char>(ch)))
-            ch = '_';
-    return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Isa, NoFalseAlarm, testing::ValuesIn(folders(vectors() + "/isa")), name);
-INSTANTIATE_TEST_SUITE_P(Bench, NoFalseAlarm, testing::ValuesIn(folders(benches())), name);
+INSTANTIATE_TEST_SUITE_P(Isa, NoFalseAlarm, testing::ValuesIn(isa_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Bench, NoFalseAlarm, testing::ValuesIn(bench_cases()), case_name);
 
 TEST(Checker, CompletionsAreOutOfOrderAcrossUnits)
 {
-    Case k(vectors() + "/isa/kernel_mlp_S1");
+    Case k(vectors_dir() + "/isa/kernel_mlp_S1");
     Lockstep run(k, DriveOptions{}, nullptr);
     EXPECT_TRUE(run.r.out_of_order);
     EXPECT_GT(otpu_check_writes(run.c), 100u);
@@ -154,27 +130,27 @@ void inject(const std::string &bundle, Fault fault, otpu_div_kind kind, uint64_t
 TEST(Faults, FlippedBitIsAWrongValue)
 {
     for (uint64_t nth : {0u, 7u, 100u, 900u})
-        inject(vectors() + "/isa/kernel_mlp_S1", Fault::Flip, OTPU_DIV_VALUE, nth);
-    inject(vectors() + "/isa/qst", Fault::Flip, OTPU_DIV_VALUE, 40); // a DRAM byte
-    inject(vectors() + "/isa/gather_bar_S2", Fault::Flip, OTPU_DIV_VALUE, 70, 1);
+        inject(vectors_dir() + "/isa/kernel_mlp_S1", Fault::Flip, OTPU_DIV_VALUE, nth);
+    inject(vectors_dir() + "/isa/qst", Fault::Flip, OTPU_DIV_VALUE, 40); // a DRAM byte
+    inject(vectors_dir() + "/isa/gather_bar_S2", Fault::Flip, OTPU_DIV_VALUE, 70, 1);
 }
 
 TEST(Faults, DroppedWriteIsMissing)
 {
     for (uint64_t nth : {0u, 50u, 640u})
-        inject(vectors() + "/isa/kernel_attn_S1_T96", Fault::Drop, OTPU_DIV_MISSING, nth);
+        inject(vectors_dir() + "/isa/kernel_attn_S1_T96", Fault::Drop, OTPU_DIV_MISSING, nth);
 }
 
 TEST(Faults, StrayAndDuplicateWrites)
 {
-    inject(vectors() + "/isa/random_003", Fault::Stray, OTPU_DIV_STRAY, 20);
-    inject(vectors() + "/isa/random_003", Fault::Duplicate, OTPU_DIV_DUPLICATE, 20);
+    inject(vectors_dir() + "/isa/random_003", Fault::Stray, OTPU_DIV_STRAY, 20);
+    inject(vectors_dir() + "/isa/random_003", Fault::Duplicate, OTPU_DIV_DUPLICATE, 20);
 }
 
 TEST(Faults, ReorderedConflictingWritesAreOrderViolations)
 {
     int found = 0;
-    for (const std::string &c : folders(vectors() + "/isa"))
+    for (const std::string &c : folders(vectors_dir() + "/isa"))
         if (c.find("random_0") != std::string::npos && found < 5) {
             Case k(c);
             for (uint64_t nth = 1; nth < 40; nth++) {
@@ -198,16 +174,16 @@ TEST(Faults, ReorderedConflictingWritesAreOrderViolations)
 
 TEST(Faults, RegistersControlErrorsHangsAndEndState)
 {
-    inject(vectors() + "/isa/regs_loop", Fault::Reg, OTPU_DIV_REGISTER, 2);
-    inject(vectors() + "/isa/kernel_mlp_S1", Fault::Control, OTPU_DIV_CONTROL, 3);
-    inject(vectors() + "/isa/kernel_mlp_S1", Fault::ErrorFlag, OTPU_DIV_ERROR, 3);
-    inject(vectors() + "/isa/kernel_mlp_S1", Fault::Hang, OTPU_DIV_HANG, 2);
-    inject(vectors() + "/isa/kernel_mlp_S1", Fault::EndState, OTPU_DIV_END_STATE, 300);
+    inject(vectors_dir() + "/isa/regs_loop", Fault::Reg, OTPU_DIV_REGISTER, 2);
+    inject(vectors_dir() + "/isa/kernel_mlp_S1", Fault::Control, OTPU_DIV_CONTROL, 3);
+    inject(vectors_dir() + "/isa/kernel_mlp_S1", Fault::ErrorFlag, OTPU_DIV_ERROR, 3);
+    inject(vectors_dir() + "/isa/kernel_mlp_S1", Fault::Hang, OTPU_DIV_HANG, 2);
+    inject(vectors_dir() + "/isa/kernel_mlp_S1", Fault::EndState, OTPU_DIV_END_STATE, 300);
 }
 
 TEST(Faults, KeepGoingCountsThemAll)
 {
-    Case k(vectors() + "/isa/kernel_mlp_S1");
+    Case k(vectors_dir() + "/isa/kernel_mlp_S1");
     Injection inj;
     inj.kind = Fault::Flip;
     inj.nth = 5;
@@ -221,7 +197,7 @@ TEST(Faults, KeepGoingCountsThemAll)
 
 TEST(Report, TextAndJsonCarryTheFacts)
 {
-    Case k(vectors() + "/isa/kernel_mlp_S1");
+    Case k(vectors_dir() + "/isa/kernel_mlp_S1");
     Injection inj;
     inj.kind = Fault::Flip;
     inj.nth = 300;
@@ -268,7 +244,7 @@ TEST(Report, UlpDistance)
 
 TEST(Checker, MalformedCallsAreRefusedNotJudged)
 {
-    Case k(vectors() + "/isa/ld_st");
+    Case k(vectors_dir() + "/isa/ld_st");
     char err[256];
     otpu_checker *c = otpu_checker_new(&k.b, nullptr, err, sizeof err);
     ASSERT_NE(c, nullptr);

@@ -2,48 +2,17 @@
 // benchmark bundle (../shared/bench) must match the Python reference bit for bit: identical
 // trace lines, identical final-state hashes, expected errors of the same kind at the same
 // instruction. The vectors are read, never regenerated.
-#include <dirent.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <string>
-#include <vector>
 
+#include "cases.h"
 #include "golden.h"
 
+using namespace otpu_test;
+
 namespace {
-
-std::string root(const char *env, const char *fallback)
-{
-    const char *v = std::getenv(env);
-    return v && *v ? v : fallback;
-}
-
-std::vector<std::string> folders(const std::string &dir)
-{
-    std::vector<std::string> out;
-    if (DIR *d = opendir(dir.c_str())) {
-        while (dirent *e = readdir(d))
-            if (e->d_name[0] != '.' && e->d_type == DT_DIR)
-                out.push_back(dir + "/" + e->d_name);
-        closedir(d);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::vector<std::string> isa_cases() { return folders(root("OTPU_VECTORS", "../shared/vectors") + "/isa"); }
-std::vector<std::string> bench_cases() { return folders(root("OTPU_BENCH", "../shared/bench")); }
-
-std::string test_name(const testing::TestParamInfo<std::string> &p)
-{
-    std::string n = p.param.substr(p.param.rfind('/') + 1);
-    for (char &c : n)
-        if (!isalnum(static_cast<unsigned char>(c)))
-            c = '_';
-    return n;
-}
 
 class Golden : public testing::TestWithParam<std::string> {};
 
@@ -54,8 +23,8 @@ TEST_P(Golden, MatchesTheReference)
     EXPECT_EQ(rc, 0) << report;
 }
 
-INSTANTIATE_TEST_SUITE_P(Isa, Golden, testing::ValuesIn(isa_cases()), test_name);
-INSTANTIATE_TEST_SUITE_P(Bench, Golden, testing::ValuesIn(bench_cases()), test_name);
+INSTANTIATE_TEST_SUITE_P(Isa, Golden, testing::ValuesIn(isa_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Bench, Golden, testing::ValuesIn(bench_cases()), case_name);
 
 // Zero cases checked is a failure, not a pass.
 TEST(GoldenSet, IsPresent)
@@ -70,7 +39,7 @@ TEST(GoldenSet, IsPresent)
 // A corrupted golden file must be caught: the checker itself can fail.
 TEST(GoldenSet, ACorruptedTraceIsReported)
 {
-    std::string src = root("OTPU_VECTORS", "../shared/vectors") + "/isa/vop_add_b0";
+    std::string src = vectors_dir() + "/isa/vop_add_b0";
     char tmpl[] = "/tmp/otpu_golden_XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     std::string dst = tmpl;

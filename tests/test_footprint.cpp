@@ -1,14 +1,12 @@
 // Footprints: on every golden case, every location the model writes lies inside the write
 // ranges otpu_footprint gives for that instruction (computed from the state at issue).
-#include <dirent.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "bundle.h"
+#include "cases.h"
 #include "footprint.h"
 
 namespace {
@@ -53,15 +51,8 @@ void on_retire(void *u, const otpu_retired *r)
 
 TEST(Footprint, CoversEveryWriteOfEveryGoldenCase)
 {
-    const char *v = std::getenv("OTPU_VECTORS");
-    std::string dir = std::string(v ? v : "../shared/vectors") + "/isa";
-    DIR *d = opendir(dir.c_str());
-    ASSERT_NE(d, nullptr) << dir;
-    std::vector<std::string> cases;
-    while (dirent *e = readdir(d))
-        if (e->d_name[0] != '.')
-            cases.push_back(dir + "/" + e->d_name);
-    closedir(d);
+    std::vector<std::string> cases = otpu_test::isa_cases();
+    ASSERT_FALSE(cases.empty()) << otpu_test::vectors_dir();
     size_t total = 0;
     for (const std::string &c : cases) {
         otpu_bundle b;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cases.h"
 #include "lockstep.h"
 #include "synthetic_rtl.h"
 
@@ -86,8 +87,7 @@ uint64_t replay(const std::string &dir, uint32_t corrupt_nth = ~0u)
 
 std::string vec(const char *c)
 {
-    const char *v = std::getenv("OTPU_VECTORS");
-    return std::string(v ? v : "../shared/vectors") + "/isa/" + c;
+    return vectors_dir() + "/isa/" + c;
 }
 
 TEST(LockstepAdapter, SerialReplaysPass)
