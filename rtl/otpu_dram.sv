@@ -1,7 +1,8 @@
 // otpu_dram.sv - the slice's private DRAM: DRAM_BYTES bytes, little endian, stored as 32-bit
 // words. NR word read ports (byte address, aligned), one chunk read port (D bytes from an aligned
 // byte address, for the MXU stream) and NW write ports with a byte mask. Loaded from the bundle at
-// time 0 (the rest is zero).
+// time 0 (the rest is zero). Above 256 MiB (the board's 4 GiB) the words live in an associative
+// array holding only the words ever loaded or written, and the dump lists only those.
 module otpu_dram
   import otpu_pkg::*;
 #(
@@ -20,17 +21,30 @@ module otpu_dram
   input  wr_t  [NW-1:0]        wr         // addr: byte address of the aligned word
 );
   localparam longint WORDS = BYTES / 4;
-  logic [31:0] mem [WORDS];
+  localparam bit SPARSE = BYTES > 64'h1000_0000;
+  localparam longint FLATW = SPARSE ? 1 : WORDS;
+  logic [31:0] mem [FLATW];
+  logic [31:0] smem [longint unsigned];
 
   initial begin
     longint n;
+    logic [31:0] w;
     n = longint'(otpu_dpi::otpu_bundle_info(SID, otpu_dpi::BI_DRAM_WORDS));
-    for (longint i = 0; i < WORDS; i++)
-      mem[i] = (i < n) ? otpu_dpi::otpu_bundle_word(SID, otpu_dpi::BS_DRAM, i) : 32'd0;
+    if (SPARSE) begin
+      for (longint i = 0; i < n; i++) begin
+        w = otpu_dpi::otpu_bundle_word(SID, otpu_dpi::BS_DRAM, i);
+        if (w != 0) smem[i] = w;
+      end
+    end else begin
+      for (longint i = 0; i < WORDS; i++)
+        mem[i] = (i < n) ? otpu_dpi::otpu_bundle_word(SID, otpu_dpi::BS_DRAM, i) : 32'd0;
+    end
   end
 
   function automatic logic [31:0] rd(input longint unsigned w);
-    return (w < longint'(WORDS)) ? mem[w] : 32'd0;
+    if (w >= longint'(WORDS)) return 32'd0;
+    if (SPARSE) return smem.exists(w) ? smem[w] : 32'd0;
+    return mem[w];
   endfunction
 
   always_comb begin
@@ -42,14 +56,20 @@ module otpu_dram
     for (int p = 0; p < NW; p++) begin
       if (wr[p].v && longint'(wr[p].addr >> 2) < WORDS) begin
         logic [31:0] m;
+        longint unsigned a;
+        a = longint'(wr[p].addr >> 2);
         m = {{8{wr[p].mask[3]}}, {8{wr[p].mask[2]}}, {8{wr[p].mask[1]}}, {8{wr[p].mask[0]}}};
-        mem[wr[p].addr >> 2] <= (mem[wr[p].addr >> 2] & ~m) | (wr[p].data & m);
+        if (SPARSE) smem[a] <= (rd(a) & ~m) | (wr[p].data & m);
+        else mem[a] <= (mem[a] & ~m) | (wr[p].data & m);
       end
     end
   end
 
+  // the dump: every word, or (sparse) every word ever loaded or written
   always_ff @(posedge clk) begin
-    if (dump)
-      for (longint i = 0; i < WORDS; i++) otpu_dpi::otpu_dump_word(SID, otpu_dpi::DS_DRAM, i, mem[i]);
+    if (dump) begin
+      if (SPARSE) foreach (smem[k]) otpu_dpi::otpu_dump_word(SID, otpu_dpi::DS_DRAM, longint'(k), smem[k]);
+      else for (longint i = 0; i < WORDS; i++) otpu_dpi::otpu_dump_word(SID, otpu_dpi::DS_DRAM, i, mem[i]);
+    end
   end
 endmodule

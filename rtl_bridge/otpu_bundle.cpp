@@ -211,3 +211,26 @@ std::string otpu_sha256_hex(const void *data, size_t n) {
   }
   return s;
 }
+
+OtpuSha256::OtpuSha256() : ctx_(EVP_MD_CTX_new()) {
+  EVP_DigestInit_ex(static_cast<EVP_MD_CTX *>(ctx_), EVP_sha256(), nullptr);
+}
+
+OtpuSha256::~OtpuSha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX *>(ctx_)); }
+
+void OtpuSha256::update(const void *data, size_t n) {
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX *>(ctx_), data, n);
+}
+
+std::string OtpuSha256::hex() {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX *>(ctx_), md, &len);
+  static const char *digits = "0123456789abcdef";
+  std::string s;
+  for (unsigned i = 0; i < len; i++) {
+    s += digits[md[i] >> 4];
+    s += digits[md[i] & 15];
+  }
+  return s;
+}

@@ -45,4 +45,17 @@ bool otpu_parse_config_word(const std::string &word, OtpuConfig *cfg, std::strin
 // SHA-256 of a buffer as 64 lowercase hex digits (OpenSSL libcrypto)
 std::string otpu_sha256_hex(const void *data, size_t n);
 
+// SHA-256 over several pieces
+class OtpuSha256 {
+ public:
+  OtpuSha256();
+  ~OtpuSha256();
+  OtpuSha256(const OtpuSha256 &) = delete;
+  OtpuSha256 &operator=(const OtpuSha256 &) = delete;
+  void update(const void *data, size_t n);
+  std::string hex();             // the digest (once)
+ private:
+  void *ctx_;
+};
+
 #endif

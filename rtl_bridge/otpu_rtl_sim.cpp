@@ -16,10 +16,12 @@
 
 #include "otpu_bundle.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,9 @@ const char *op_name(int op) {
 
 struct SliceDump {
   std::vector<uint32_t> tmem, dram, ascale;
+  bool sparse = false;                  // DRAM above 256 MiB: only the words the RTL lists
+  uint64_t dram_words = 0;
+  std::map<uint64_t, uint32_t> dram_sparse;
   std::vector<uint8_t> act;
   uint32_t regs[16] = {};
   uint32_t state[5] = {};            // halted, error, pc, icount, cycles
@@ -102,7 +107,13 @@ void otpu_dump_word(int sid, int space, long long idx, unsigned int data) {
   size_t i = size_t(idx);
   switch (space) {
     case 0: if (i < d.tmem.size()) d.tmem[i] = data; break;
-    case 1: if (i < d.dram.size()) d.dram[i] = data; break;
+    case 1:
+      if (d.sparse) {
+        if (i < d.dram_words) d.dram_sparse[i] = data;
+      } else if (i < d.dram.size()) {
+        d.dram[i] = data;
+      }
+      break;
     case 2: if (i < d.act.size()) d.act[i] = uint8_t(data); break;
     case 3: if (i < d.ascale.size()) d.ascale[i] = data; break;
     case 4: if (i < 16) d.regs[i] = data; break;
@@ -162,18 +173,32 @@ bool write_final(const std::string &dir, int s, const SliceDump &d) {
   }
   fprintf(f, "halted=%u\npc=%u\nicount=%u\nR=", d.state[0], d.state[2], d.state[3]);
   for (int r = 0; r < 16; r++) fprintf(f, r ? " %08x" : "%08x", d.regs[r]);
-  // TMEM and ACT scales as little-endian words, DRAM as bytes (the words little endian)
-  std::vector<uint8_t> le(d.dram.size() * 4);
-  for (size_t i = 0; i < d.dram.size(); i++)
-    for (int k = 0; k < 4; k++) le[4 * i + size_t(k)] = uint8_t(d.dram[i] >> (8 * k));
+  // TMEM and ACT scales as little-endian words, DRAM as bytes (the words little endian; a
+  // sparse DRAM is hashed in pieces, zeros between the words it holds)
+  OtpuSha256 dh;
+  std::vector<uint8_t> buf;
+  const uint64_t piece = 1 << 18;       // words per hashed piece
+  for (uint64_t w0 = 0; w0 < d.dram_words; w0 += piece) {
+    uint64_t n = std::min(piece, d.dram_words - w0);
+    buf.assign(size_t(4 * n), 0);
+    if (d.sparse) {
+      for (auto it = d.dram_sparse.lower_bound(w0); it != d.dram_sparse.end() && it->first < w0 + n;
+           ++it)
+        for (int k = 0; k < 4; k++) buf[size_t(4 * (it->first - w0)) + size_t(k)] =
+            uint8_t(it->second >> (8 * k));
+    } else {
+      for (uint64_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) buf[size_t(4 * i) + size_t(k)] = uint8_t(d.dram[w0 + i] >> (8 * k));
+    }
+    dh.update(buf.data(), buf.size());
+  }
   std::vector<uint8_t> tm(d.tmem.size() * 4), as(d.ascale.size() * 4);
   for (size_t i = 0; i < d.tmem.size(); i++)
     for (int k = 0; k < 4; k++) tm[4 * i + size_t(k)] = uint8_t(d.tmem[i] >> (8 * k));
   for (size_t i = 0; i < d.ascale.size(); i++)
     for (int k = 0; k < 4; k++) as[4 * i + size_t(k)] = uint8_t(d.ascale[i] >> (8 * k));
   fprintf(f, "\ntmem_sha256=%s\ndram_sha256=%s\nact_sha256=%s\nascale_sha256=%s\n",
-          otpu_sha256_hex(tm.data(), tm.size()).c_str(),
-          otpu_sha256_hex(le.data(), le.size()).c_str(),
+          otpu_sha256_hex(tm.data(), tm.size()).c_str(), dh.hex().c_str(),
           otpu_sha256_hex(d.act.data(), d.act.size()).c_str(),
           otpu_sha256_hex(as.data(), as.size()).c_str());
   return fclose(f) == 0;
@@ -233,7 +258,9 @@ int main(int argc, char **argv) {
     sim.dram_words.push_back(std::move(w));
     SliceDump d;
     d.tmem.assign(size_t(c.TMEM_WORDS), 0);
-    d.dram.assign(size_t(c.DRAM_BYTES / 4), 0);
+    d.dram_words = uint64_t(c.DRAM_BYTES / 4);
+    d.sparse = c.DRAM_BYTES > (int64_t(1) << 28);
+    if (!d.sparse) d.dram.assign(size_t(d.dram_words), 0);
     d.act.assign(size_t(c.act_rows() * c.ACT_BLOCKS * c.D), 0);
     d.ascale.assign(size_t(c.act_rows() * c.ACT_BLOCKS), 0);
     sim.dump.push_back(std::move(d));

@@ -4,10 +4,15 @@
 - RLD with MUL (f2i's value and RAW bits, times R[rb] + w2), rd = 0 writes nothing;
 - WAITW whose compare holds (EQ, NE, GE, masked) writes the word to TMEM;
 - WAITW whose compare never holds stops the slice with an error at its pc when w6 runs out,
-  writing nothing.
+  writing nothing;
+- a Config with the board's 4 GiB DRAM (a sparse DRAM in the RTL): golden bundles rerun with
+  DRAM_BYTES = 2^32 end in their golden TMEM, ACT RAM, registers and pc, and in the golden DRAM
+  (dram_0.bin with the trace's M lines applied) padded with zeros to 4 GiB.
 
-usage: test_rtl_isa_extra.py OTPU_RTL"""
+usage: test_rtl_isa_extra.py OTPU_RTL [VECTORS_ISA_DIR]"""
+import hashlib
 import os
+import shutil
 import struct
 import sys
 import tempfile
@@ -91,7 +96,48 @@ def main():
         if not ok:
             problems.append(log)
             print(log, final)
+
+        if len(sys.argv) > 2:
+            for name in ("qst", "ld_st"):
+                if not big_dram(tool, os.path.join(sys.argv[2], name), tmp):
+                    problems.append(name)
     return 1 if problems else 0
+
+
+def big_dram(tool, case, tmp):
+    """Reruns a golden bundle with DRAM_BYTES = 2^32; True if it ends in the golden state."""
+    size = 1 << 32
+    b = os.path.join(tmp, "big_" + os.path.basename(case))
+    os.makedirs(b)
+    for f in ("prog_0.hex", "dram_0.bin"):
+        shutil.copy(os.path.join(case, f), b)
+    with open(os.path.join(case, "case.txt")) as f, open(os.path.join(b, "case.txt"), "w") as g:
+        for line in f:
+            g.write(f"DRAM_BYTES={size}\n" if line.startswith("DRAM_BYTES=") else line)
+    rc, log, final = U.run(tool, b, os.path.join(tmp, "o_" + os.path.basename(case)))
+    golden = dict(l.strip().partition("=")[::2] for l in open(os.path.join(case, "final_0.txt")))
+    mem = bytearray(open(os.path.join(case, "dram_0.bin"), "rb").read())
+    for line in open(os.path.join(case, "trace_0.txt")):
+        if line.startswith("M "):
+            _, a, v = line.split()
+            a = int(a)
+            if a + 4 > len(mem):
+                mem.extend(bytes(a + 4 - len(mem)))
+            mem[a:a + 4] = struct.pack("<I", int(v, 16))
+    h = hashlib.sha256(mem)
+    zeros = bytes(1 << 24)
+    left = size - len(mem)
+    while left:
+        n = min(left, len(zeros))
+        h.update(zeros[:n])
+        left -= n
+    same = [k for k in golden if k != "dram_sha256" and final.get(k) == golden[k]]
+    ok = rc == 0 and len(same) == len(golden) - 1 and final.get("dram_sha256") == h.hexdigest()
+    print(("ok   " if ok else "FAIL ") + f"{os.path.basename(case)} with a 4 GiB DRAM ends in its "
+          "golden state")
+    if not ok:
+        print(log, final)
+    return ok
 
 
 if __name__ == "__main__":
