@@ -801,25 +801,29 @@ static int compare_state(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
     if (rtl->tmem && first_diff_words(v.tmem, rtl->tmem, cfg->TMEM_WORDS, &at, &count))
         return state_diff(c, s, OTPU_SP_TMEM, at, count, v.tmem[at], rtl->tmem[at], "TMEM");
     if (rtl->dram) {
+        /* the RTL's image, then zeros to DRAM_BYTES; the model's untouched pages are zero */
         uint64_t len = rtl->dram_len < cfg->DRAM_BYTES ? rtl->dram_len : cfg->DRAM_BYTES;
         count = 0;
-        for (uint64_t i = 0; i < cfg->DRAM_BYTES; i += 4) {
-            uint32_t want, got = 0;
-            memcpy(&want, v.dram + i, 4);
-            if (i + 4 <= len)
-                memcpy(&got, rtl->dram + i, 4);
-            else if (i < len)
-                memcpy(&got, rtl->dram + i, (size_t)(len - i));
-            if (want != got && !count++)
-                at = i;
-            if (i >= len && !want && count == 0 && i > len + (1u << 24))
-                break; /* past the RTL's image and the model's words stay zero: stop early */
+        for (uint64_t page = 0; page < cfg->DRAM_BYTES; page += 4096) {
+            uint64_t end = page + 4096 < cfg->DRAM_BYTES ? page + 4096 : cfg->DRAM_BYTES;
+            static const uint8_t zero[4096];
+            if (end <= len ? !memcmp(v.dram + page, rtl->dram + page, (size_t)(end - page))
+                           : page >= len && !memcmp(v.dram + page, zero, (size_t)(end - page)))
+                continue;
+            for (uint64_t i = page; i < end; i += 4) {
+                uint32_t want, got = 0;
+                memcpy(&want, v.dram + i, 4);
+                if (i < len)
+                    memcpy(&got, rtl->dram + i, (size_t)(len - i < 4 ? len - i : 4));
+                if (want != got && !count++)
+                    at = i;
+            }
         }
         if (count) {
             uint32_t want, got = 0;
             memcpy(&want, v.dram + at, 4);
-            if (at + 4 <= len)
-                memcpy(&got, rtl->dram + at, 4);
+            if (at < len)
+                memcpy(&got, rtl->dram + at, (size_t)(len - at < 4 ? len - at : 4));
             return state_diff(c, s, OTPU_SP_DRAM, at, count, want, got, "DRAM");
         }
     }
