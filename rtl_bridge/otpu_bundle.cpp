@@ -36,19 +36,26 @@ std::string OtpuConfig::str() const {
 }
 
 std::string OtpuConfig::invalid() const {
-  if (S < 1 || S > 64) return "S must be 1..64";
-  if (D < 8 || D % 8 != 0 || D > 4096) return "D must be a multiple of 8 up to 4096";
-  if (MCOLS < 1 || MCOLS > 255) return "MCOLS must be 1..255";
-  if (ACT_BLOCKS < 1 || ACT_BLOCKS > 256) return "ACT_BLOCKS must be 1..256";
-  if (TMEM_WORDS < 1 || TMEM_WORDS > (int64_t(1) << 26)) return "TMEM_WORDS must be 1..2^26";
+  // the RTL's limit and the bundle's value, in one sentence
+  auto no = [](const char *limit, const char *name, int64_t v) {
+    return std::string(limit) + " (the bundle has " + name + "=" + std::to_string(v) + ")";
+  };
+  if (S < 1 || S > 64) return no("S must be 1..64", "S", S);
+  if (D < 8 || D % 8 != 0 || D > 4096) return no("D must be a multiple of 8 up to 4096", "D", D);
+  if (MCOLS < 1 || MCOLS > 255) return no("MCOLS must be 1..255", "MCOLS", MCOLS);
+  if (ACT_BLOCKS < 1 || ACT_BLOCKS > 256)
+    return no("ACT_BLOCKS must be 1..256", "ACT_BLOCKS", ACT_BLOCKS);
+  if (TMEM_WORDS < 1 || TMEM_WORDS > (int64_t(1) << 26))
+    return no("TMEM_WORDS must be 1..2^26", "TMEM_WORDS", TMEM_WORDS);
   if (DRAM_BYTES < 4 || DRAM_BYTES % 4 != 0 || DRAM_BYTES > (int64_t(1) << 32))
-    return "DRAM_BYTES must be a multiple of 4 up to 2^32";
+    return no("DRAM_BYTES must be a multiple of 4 up to 2^32", "DRAM_BYTES", DRAM_BYTES);
   if (IMEM_WORDS < 8 || IMEM_WORDS % 8 != 0 || IMEM_WORDS > (int64_t(1) << 26))
-    return "IMEM_WORDS must be a multiple of 8 up to 2^26";
-  if (LANES < 1) return "LANES must be positive";
-  for (int64_t b : {PAIR, DSTEP, STREAM})
-    if (b != 0 && b != 1) return "PAIR, DSTEP and STREAM must be 0 or 1";
-  if (ACT_ROWS < 0 || ACT_ROWS > 255) return "ACT_ROWS must be 0..255";
+    return no("IMEM_WORDS must be a multiple of 8 up to 2^26", "IMEM_WORDS", IMEM_WORDS);
+  if (LANES < 1) return no("LANES must be positive", "LANES", LANES);
+  if (PAIR != 0 && PAIR != 1) return no("PAIR must be 0 or 1", "PAIR", PAIR);
+  if (DSTEP != 0 && DSTEP != 1) return no("DSTEP must be 0 or 1", "DSTEP", DSTEP);
+  if (STREAM != 0 && STREAM != 1) return no("STREAM must be 0 or 1", "STREAM", STREAM);
+  if (ACT_ROWS < 0 || ACT_ROWS > 255) return no("ACT_ROWS must be 0..255", "ACT_ROWS", ACT_ROWS);
   return "";
 }
 

@@ -2,6 +2,12 @@
 // launcher, otpu_rtl.cpp) picks or builds the binary for a bundle's Config and runs it as
 //
 //   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [+plusargs]
+//                [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress]
+//                 [--repro CMD] [--fst-from CYCLE]]
+//
+// With --lockstep the C model runs beside the RTL (dpi/lockstep.h): every event is judged as it
+// happens; the first divergence stops the run (or is counted, --keep-going) and the report is
+// written into --report DIR; the exit status is then 0 pass, 1 divergence, 3 hang/timeout.
 //
 // It loads the bundle into the RTL's memories (the DPI functions of rtl/otpu_dpi.sv), runs until
 // every slice has halted or stopped with an error, or the cycle limit, prints the cycles and each
@@ -14,7 +20,13 @@
 #include "verilated_fst_c.h"
 #endif
 
+#include "lockstep.h"
 #include "otpu_bundle.h"
+#include "report.h"
+
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -75,6 +87,8 @@ struct Sim {
   std::vector<SliceDump> dump;
   FILE *events = nullptr;
   uint64_t cycle = 0;
+  otpu_ls *ls = nullptr;                // lockstep session (--lockstep)
+  std::vector<int> halted;              // slices whose halt waits for the final dump
 };
 Sim *g_sim = nullptr;
 
@@ -128,6 +142,7 @@ void otpu_dump_word(int sid, int space, long long idx, unsigned int data) {
 
 // ---- DPI-C: events (rtl_bridge/otpu_rtl_tb.sv) -----------------------------------------------
 void otpu_ev_ins(int sid, int kind, int unit, int slot, unsigned int pc, int op) {
+  if (g_sim->ls) otpu_ls_ins(g_sim->ls, uint32_t(sid), kind, unit, uint32_t(slot), pc, uint32_t(op));
   FILE *f = g_sim->events;
   if (!f) return;
   static const char *kinds[] = {"dispatch", "exec", "start", "complete"};
@@ -138,6 +153,9 @@ void otpu_ev_ins(int sid, int kind, int unit, int slot, unsigned int pc, int op)
 }
 
 void otpu_ev_wr(int sid, int port, int space, unsigned int addr, unsigned int data, int mask) {
+  if (g_sim->ls)
+    otpu_ls_wr(g_sim->ls, uint32_t(sid), uint32_t(port), uint32_t(space), addr, data,
+               uint32_t(mask));
   FILE *f = g_sim->events;
   if (!f) return;
   fprintf(f, "%" PRIu64 " s%d write port=%s space=%s addr=%u data=%08x mask=%x\n", g_sim->cycle,
@@ -146,6 +164,11 @@ void otpu_ev_wr(int sid, int port, int space, unsigned int addr, unsigned int da
 }
 
 void otpu_ev_state(int sid, int kind, unsigned int a, unsigned int b) {
+  if (g_sim->ls) {
+    // a halt is judged after the final dump, which holds the RTL's memories
+    if (kind == 0) g_sim->halted.push_back(sid);
+    else otpu_ls_state(g_sim->ls, uint32_t(sid), kind, a, b);
+  }
   FILE *f = g_sim->events;
   if (!f) return;
   if (kind == 2)
@@ -160,7 +183,9 @@ namespace {
 int usage() {
   fprintf(stderr,
           "usage: otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] "
-          "[--events FILE] [+plusargs]\n");
+          "[--events FILE] [+plusargs]\n"
+          "       [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress] "
+          "[--repro CMD] [--fst-from CYCLE]]\n");
   return 2;
 }
 
@@ -204,11 +229,80 @@ bool write_final(const std::string &dir, int s, const SliceDump &d) {
   return fclose(f) == 0;
 }
 
+// The RTL's memories of one slice, from the final dump, for the checker's end-state backstop.
+int read_state(void *user, uint32_t s, otpu_rtl_state *out) {
+  const SliceDump &d = static_cast<Sim *>(user)->dump[s];
+  *out = otpu_rtl_state{};
+  out->tmem = d.tmem.data();
+  if (!d.sparse) {  // (a sparse DRAM is judged write by write only)
+    out->dram = reinterpret_cast<const uint8_t *>(d.dram.data());
+    out->dram_len = 4 * uint64_t(d.dram.size());
+  }
+  out->act = reinterpret_cast<const int8_t *>(d.act.data());
+  out->ascale = d.ascale.data();
+  out->R = d.regs;
+  return 0;
+}
+
+struct LockstepArgs {
+  bool on = false, keep_going = false, progress = false;
+  std::string report, repro;
+  uint64_t hang_cycles = 0, fst_from = 0;
+};
+
+// The verdict: the report files, one line on stdout; the exit status.
+int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &bundle,
+                     const std::string &fst, uint64_t cycles) {
+  otpu_checker *c = otpu_ls_checker(sim.ls);
+  const otpu_divergence *d = otpu_check_first(c);
+  if (const char *bad = otpu_ls_bad_call(sim.ls))
+    fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n", bad);
+  if (!d) {
+    printf("lockstep: PASS (%" PRIu64 " cycles, %" PRIu64 " instructions and %" PRIu64
+           " writes checked)\n", cycles, otpu_check_retired(c), otpu_check_writes(c));
+    return otpu_ls_bad_call(sim.ls) ? 2 : 0;
+  }
+  otpu_report_info info{};
+  info.bundle = bundle.c_str();
+  info.repro = la.repro.empty() ? nullptr : la.repro.c_str();
+  info.divergences = otpu_check_count(c);
+  if (!fst.empty()) {
+    info.wave = fst.c_str();
+    info.wave_from = la.fst_from;
+    info.wave_to = cycles;
+  }
+  if (!la.report.empty()) {
+    mkdir(la.report.c_str(), 0777);
+    std::string t = la.report + "/divergence.txt", j = la.report + "/divergence.json";
+    FILE *f = fopen(t.c_str(), "w"), *g = fopen(j.c_str(), "w");
+    if (f) otpu_report_text(f, d, &info), fclose(f);
+    if (g) otpu_report_json(g, d, &info), fclose(g);
+    if (!f || !g) fprintf(stderr, "otpu-lockstep: cannot write the report into %s\n", la.report.c_str());
+  }
+  otpu_report_text(stdout, d, &info);
+  printf("lockstep: DIVERGENCE %s at slice %u cycle %" PRIu64 " (%" PRIu64 " counted)%s%s\n",
+         otpu_div_kind_name(d->kind), d->slice, d->cycle, otpu_check_count(c),
+         la.report.empty() ? "" : "; report: ", la.report.empty() ? "" : la.report.c_str());
+  return d->kind == OTPU_DIV_HANG ? 3 : 1;
+}
+
+double now_s() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   std::string bundle, dump_dir, fst, events;
   uint64_t max_cycles = 200000000ull;
+  LockstepArgs la;
+  auto number = [](const std::string &v, uint64_t *out) {
+    char *end = nullptr;
+    *out = std::strtoull(v.c_str(), &end, 0);
+    return !v.empty() && !*end && v[0] != '-';
+  };
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto val = [&](std::string *out) {
@@ -223,6 +317,20 @@ int main(int argc, char **argv) {
       if (!val(&fst)) return usage();
     } else if (a == "--events") {
       if (!val(&events)) return usage();
+    } else if (a == "--lockstep") {
+      la.on = true;
+    } else if (a == "--keep-going") {
+      la.keep_going = true;
+    } else if (a == "--progress") {
+      la.progress = true;
+    } else if (a == "--report") {
+      if (!val(&la.report)) return usage();
+    } else if (a == "--repro") {
+      if (!val(&la.repro)) return usage();
+    } else if (a == "--hang-cycles") {
+      if (!val(&v) || !number(v, &la.hang_cycles)) return usage();
+    } else if (a == "--fst-from") {
+      if (!val(&v) || !number(v, &la.fst_from)) return usage();
     } else if (a == "--max-cycles") {
       if (!val(&v)) return usage();
       char *end = nullptr;
@@ -273,6 +381,22 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (la.on) {
+    otpu_ls_options lo{};
+    lo.check.keep_going = la.keep_going;
+    lo.check.hang_cycles = la.hang_cycles;
+    lo.check.slots = 256;
+    lo.read_state = read_state;
+    lo.user = &sim;
+    char lerr[1024];
+    sim.ls = otpu_ls_open(bundle.c_str(), &lo, lerr, sizeof lerr);
+    if (!sim.ls) {
+      fprintf(stderr, "otpu-lockstep: %s\n", lerr);
+      return 2;
+    }
+    otpu_ls_attach(sim.ls);
+  }
+
   const std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
   ctx->commandArgs(argc, argv);
   ctx->fatalOnError(true);
@@ -299,20 +423,20 @@ int main(int argc, char **argv) {
     top->eval();
     ctx->timeInc(1);
 #if VM_TRACE
-    if (tfp) tfp->dump(ctx->time());
+    if (tfp && sim.cycle >= la.fst_from) tfp->dump(ctx->time());
 #endif
     top->clk = 0;
     top->eval();
     ctx->timeInc(1);
 #if VM_TRACE
-    if (tfp) tfp->dump(ctx->time());
+    if (tfp && sim.cycle >= la.fst_from) tfp->dump(ctx->time());
 #endif
   };
 
   top->clk = 0;
   top->rst = 1;
   top->dump = 0;
-  top->ev_en = sim.events != nullptr;
+  top->ev_en = sim.events != nullptr || sim.ls != nullptr;
   top->eval();
   // the model must have been built for this Config
   for (int i = 0; i < 12; i++) {
@@ -328,6 +452,9 @@ int main(int argc, char **argv) {
   tick();
   top->rst = 0;
   bool timeout = false;
+  otpu_checker *chk = sim.ls ? otpu_ls_checker(sim.ls) : nullptr;
+  bool show = la.progress || (sim.ls && isatty(2));
+  double t0 = now_s(), next_note = t0 + 1.0;
   while (!top->stopped) {
     if (sim.cycle >= max_cycles) {
       timeout = true;
@@ -335,10 +462,22 @@ int main(int argc, char **argv) {
     }
     sim.cycle++;
     tick();
+    if (chk) {
+      otpu_ls_cycle(sim.ls, sim.cycle);
+      if (!la.keep_going && otpu_check_count(chk)) break;  // the first divergence
+      if (show && (sim.cycle & 1023) == 0 && now_s() >= next_note) {
+        double dt = now_s() - t0;
+        fprintf(stderr, "\rotpu-lockstep: %" PRIu64 " cycles, %" PRIu64 " instructions retired, "
+                "%.0f cycles/s ", sim.cycle, otpu_check_retired(chk), double(sim.cycle) / dt);
+        next_note += 1.0;
+      }
+    }
   }
-  top->ev_en = 0;
+  if (show && chk) fprintf(stderr, "\n");
+  // the last edge reports the halt / error level changes of the final cycle, and dumps
   top->dump = 1;
   tick();
+  top->ev_en = 0;
   top->dump = 0;
   top->final();
 #if VM_TRACE
@@ -366,6 +505,15 @@ int main(int argc, char **argv) {
   if (!dump_dir.empty()) {
     for (int s = 0; s < c.S; s++)
       if (!write_final(dump_dir, s, sim.dump[size_t(s)])) return 2;
+  }
+  if (sim.ls) {
+    if (la.keep_going || !otpu_check_count(chk)) {
+      for (int s : sim.halted) otpu_ls_state(sim.ls, uint32_t(s), 0, sim.dump[size_t(s)].state[2], 0);
+      otpu_ls_end(sim.ls);
+    }
+    int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle);
+    otpu_ls_close(sim.ls);
+    return rc;
   }
   if (timeout) {
     printf("timeout: no halt within %" PRIu64 " cycles\n", max_cycles);

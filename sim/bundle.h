@@ -1,7 +1,7 @@
 /* bundle.h - run bundles (DESIGN.md "Run bundle"; ../shared/vectors/FORMAT.md): a folder with
  * case.txt (Config, ARGS, expectations), prog_<s>.hex and dram_<s>.bin for every slice. */
-#ifndef OTPU_BUNDLE_H
-#define OTPU_BUNDLE_H
+#ifndef OTPU_SIM_BUNDLE_H
+#define OTPU_SIM_BUNDLE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@ static void add(list *l, otpu_space sp, int write, uint64_t lo, uint64_t count)
 {
     if (!count || l->n >= OTPU_FOOTPRINT_MAX)
         return;
-    l->r[l->n++] = (otpu_range){(uint8_t)sp, (uint8_t)write, lo, lo + count};
+    l->r[l->n++] = (otpu_range){(uint8_t)sp, (uint8_t)write, lo, lo + count, 0};
 }
 
 /* the hull of base + r*rs + c for r < rows, c < cols (cols contiguous words) */
@@ -21,14 +21,15 @@ static void add2d(list *l, otpu_space sp, int write, uint64_t base, uint64_t row
         add(l, sp, write, base, (rows - 1) * rs + cols);
 }
 
-static void act_rows(list *l, const otpu_config *c, int write, uint64_t rows, uint64_t ab,
-                     uint64_t kb)
+/* the ACT RAM blocks [ab, ab + kb) of every row, and their scales */
+static void act_blocks(list *l, const otpu_config *c, int write, uint64_t rows, uint64_t ab,
+                       uint64_t kb)
 {
-    uint64_t row = (uint64_t)c->ACT_BLOCKS * c->D;
-    if (!rows || !kb)
+    if (!rows || !kb || l->n + 2 > OTPU_FOOTPRINT_MAX)
         return;
-    add(l, OTPU_SP_ACT, write, ab * c->D, (rows - 1) * row + kb * c->D);
-    add(l, OTPU_SP_ASCALE, write, ab, (rows - 1) * c->ACT_BLOCKS + kb);
+    l->r[l->n++] = (otpu_range){OTPU_SP_ACT, (uint8_t)write, ab * c->D, (ab + kb) * c->D,
+                                (uint64_t)c->ACT_BLOCKS * c->D};
+    l->r[l->n++] = (otpu_range){OTPU_SP_ASCALE, (uint8_t)write, ab, ab + kb, c->ACT_BLOCKS};
 }
 
 static void stream(list *l, const otpu_config *c, const otpu_instr *in, const uint32_t *R,
@@ -169,7 +170,7 @@ size_t otpu_footprint(const otpu_config *c, const otpu_instr *in, const uint32_t
             add(&l, OTPU_SP_TMEM, 0, ssa, M);
         else if (!(in->flags & OTPU_F_UNIT) && N && KB)
             add(&l, OTPU_SP_DRAM, 0, ssa, (N - 1) * srs + 4 * KB);
-        act_rows(&l, c, 0, R2, ab, KB);
+        act_blocks(&l, c, 0, R2, ab, KB);
         if (in->flags & (OTPU_F_ACC | OTPU_F_ASCALE))
             add2d(&l, OTPU_SP_TMEM, 0, o, M, ors, N);
         add2d(&l, OTPU_SP_TMEM, 1, o, M, ors, N);
@@ -185,7 +186,7 @@ size_t otpu_footprint(const otpu_config *c, const otpu_instr *in, const uint32_t
             add(&l, OTPU_SP_TMEM, 0, w[4], KB * D);
         if (in->flags & OTPU_F_RSCALE)
             add(&l, OTPU_SP_TMEM, 0, w[5], rows);
-        act_rows(&l, c, 1, (in->flags & OTPU_F_DUP) ? 2 * rows : rows, ab, KB);
+        act_blocks(&l, c, 1, (in->flags & OTPU_F_DUP) ? 2 * rows : rows, ab, KB);
         break;
     }
     case OTPU_OP_QST: {
@@ -221,5 +222,7 @@ int otpu_range_hits(const otpu_range *r, otpu_space space, uint64_t addr)
         return 0;
     if (space == OTPU_SP_DRAM)
         return addr + 4 > r->lo && addr < r->hi;
+    if (r->wrap)
+        addr %= r->wrap;
     return addr >= r->lo && addr < r->hi;
 }

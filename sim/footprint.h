@@ -18,7 +18,9 @@ extern "C" {
 typedef struct {
     uint8_t space;  /* otpu_space */
     uint8_t write;  /* 0 read, 1 written */
-    uint64_t lo, hi; /* [lo, hi): TMEM words, DRAM bytes, ACT/ASCALE flat indices, registers */
+    uint64_t lo, hi; /* [lo, hi): TMEM words, DRAM bytes, registers; ACT and ASCALE: the
+                      * columns [lo, hi) of every row (as the ACT RAM is tracked by blocks) */
+    uint64_t wrap;  /* ACT, ASCALE: the row length of the flat index (0 elsewhere) */
 } otpu_range;
 
 enum { OTPU_FOOTPRINT_MAX = 16 };
@@ -29,7 +31,8 @@ size_t otpu_footprint(const otpu_config *cfg, const otpu_instr *in, const uint32
                       const uint32_t *tmem, otpu_range *out);
 
 /* Does range r contain location (space, addr)? DRAM locations are byte addresses; a DRAM word
- * at addr counts when any of its 4 bytes is inside. */
+ * at addr counts when any of its 4 bytes is inside. ACT and ASCALE locations are flat indices
+ * (row * row length + column): their column is tested. */
 int otpu_range_hits(const otpu_range *r, otpu_space space, uint64_t addr);
 
 #ifdef __cplusplus

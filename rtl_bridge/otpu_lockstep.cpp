@@ -1,0 +1,186 @@
+// otpu_lockstep.cpp - otpu-lockstep: a run bundle on the reference RTL with the C model in
+// lockstep (DESIGN.md "Lockstep protocol").
+//
+//   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
+//                            [--hang-cycles N] [--no-check] [--progress] [+plusargs]
+//
+// It finds or builds the simulator of the bundle's Config (rtl_build.h) and runs it with
+// --lockstep. On a divergence it re-runs the same bundle deterministically on the traced build,
+// dumping an FST of the --wave-window cycles before the divergence, so the report names the
+// waveform. Exit: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed.
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "otpu_bundle.h"
+#include "rtl_build.h"
+
+namespace {
+
+const char kUsage[] =
+    "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
+    "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
+    "                            [+plusargs]\n"
+    "\n"
+    "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
+    "Config, with the C model checking every retired instruction's writes as they land.\n"
+    "  --report DIR       where divergence.txt / divergence.json / wave.fst go\n"
+    "                     (default: otpu-lockstep-report/<bundle name>)\n"
+    "  --wave-window N    cycles of waveform before the divergence (default 1000; 0: none)\n"
+    "  --keep-going       count every divergence instead of stopping at the first\n"
+    "  --max-cycles N     stop after N cycles (default 200000000): a timeout\n"
+    "  --hang-cycles N    a hang: no completion for N cycles with work in flight (100000)\n"
+    "  --no-check         run the same RTL without the checker (for overhead figures)\n"
+    "  --progress         cycles, instructions retired and rate on stderr (default when\n"
+    "                     stderr is a terminal)\n"
+    "  +name=value        plusargs for the RTL (fault injection: rtl/README.md)\n"
+    "exit status: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 build failure\n";
+
+int bad(const std::string &msg) {
+  fprintf(stderr, "otpu-lockstep: %s\n", msg.c_str());
+  return 2;
+}
+
+int run(const std::vector<std::string> &argv) {
+  std::vector<char *> av;
+  for (const auto &a : argv) av.push_back(const_cast<char *>(a.c_str()));
+  av.push_back(nullptr);
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execv(av[0], av.data());
+    fprintf(stderr, "otpu-lockstep: cannot run %s: %s\n", av[0], strerror(errno));
+    _exit(4);
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) < 0) return 4;
+  if (WIFSIGNALED(st)) {
+    fprintf(stderr, "otpu-lockstep: the simulator died (signal %d)\n", WTERMSIG(st));
+    return 4;
+  }
+  return WEXITSTATUS(st);
+}
+
+// the "cycle" of a divergence.json
+bool divergence_cycle(const std::string &report, uint64_t *cycle) {
+  std::string body;
+  if (!read_file(report + "/divergence.json", &body)) return false;
+  size_t k = body.find("\"cycle\":");
+  if (k == std::string::npos) return false;
+  *cycle = std::strtoull(body.c_str() + k + 8, nullptr, 10);
+  return true;
+}
+
+int cmd_run(int argc, char **argv) {
+  std::string bundle, report, max_cycles, hang_cycles;
+  uint64_t window = 1000;
+  bool keep_going = false, no_check = false, progress = false;
+  std::vector<std::string> plusargs;
+  for (int i = 2; i < argc; i++) {
+    std::string a = argv[i];
+    auto val = [&](std::string *out) {
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    auto count = [](const std::string &v) {
+      char *end = nullptr;
+      std::strtoull(v.c_str(), &end, 0);
+      return !v.empty() && !*end && v[0] != '-';
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "--report") {
+      if (!val(&report)) return bad("--report needs a folder");
+    } else if (a == "--wave-window") {
+      if (!val(&v) || !count(v)) return bad("--wave-window needs a cycle count");
+      window = std::strtoull(v.c_str(), nullptr, 0);
+    } else if (a == "--max-cycles") {
+      if (!val(&max_cycles) || !count(max_cycles)) return bad("--max-cycles needs a cycle count");
+    } else if (a == "--hang-cycles") {
+      if (!val(&hang_cycles) || !count(hang_cycles)) return bad("--hang-cycles needs a cycle count");
+    } else if (a == "--keep-going") {
+      keep_going = true;
+    } else if (a == "--no-check") {
+      no_check = true;
+    } else if (a == "--progress") {
+      progress = true;
+    } else if (!a.empty() && a[0] == '+') {
+      plusargs.push_back(a);
+    } else if (!a.empty() && a[0] == '-') {
+      return bad("unknown option " + a + " (see --help)");
+    } else if (bundle.empty()) {
+      bundle = a;
+    } else {
+      return bad("unexpected argument " + a + " (see --help)");
+    }
+  }
+  if (bundle.empty()) return bad("run needs a BUNDLE folder (see --help)");
+  char abs[PATH_MAX];
+  if (!realpath(bundle.c_str(), abs)) return bad(bundle + ": not a bundle folder (" + strerror(errno) + ")");
+  bundle = abs;
+  OtpuConfig c;
+  std::vector<uint32_t> args;
+  std::string err;
+  if (!otpu_read_config(bundle, &c, &args, &err)) return bad(err);
+  std::string why = c.invalid();
+  if (!why.empty()) return bad(bundle + ": the reference RTL cannot be built for this Config: " + why);
+  if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
+
+  std::string exe;
+  int rc = find_or_build(c, false, &exe);
+  if (rc) return rc;
+  std::string repro = "otpu-lockstep run " + shell_quote(bundle);
+  for (const auto &p : plusargs) repro += " " + shell_quote(p);
+  if (!max_cycles.empty()) repro += " --max-cycles " + max_cycles;
+  std::vector<std::string> cmd = {exe, bundle};
+  if (!no_check) {
+    cmd.insert(cmd.end(), {"--lockstep", "--report", report, "--repro", repro});
+    if (keep_going) cmd.push_back("--keep-going");
+    if (progress) cmd.push_back("--progress");
+    if (!hang_cycles.empty()) cmd.insert(cmd.end(), {"--hang-cycles", hang_cycles});
+  }
+  if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
+  cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
+  rc = run(cmd);
+  uint64_t cycle;
+  if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle)) return rc;
+  // the waveform window: the same run on the traced build, dumping the last `window` cycles
+  std::string traced;
+  if (find_or_build(c, true, &traced)) {
+    fprintf(stderr, "otpu-lockstep: no waveform (the traced build failed); the report stands\n");
+    return rc;
+  }
+  uint64_t from = cycle > window ? cycle - window : 0;
+  cmd[0] = traced;
+  cmd.insert(cmd.end(), {"--fst", report + "/wave.fst", "--fst-from", std::to_string(from)});
+  fprintf(stderr, "otpu-lockstep: re-running with waveforms for cycles %llu..%llu\n",
+          (unsigned long long)from, (unsigned long long)cycle);
+  int again = run(cmd);
+  if (again != rc)
+    fprintf(stderr, "otpu-lockstep: the re-run ended differently (exit %d, first %d): the run is "
+                    "not deterministic\n", again, rc);
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "run")) return cmd_run(argc, argv);
+  return bad(std::string("unknown command '") + argv[1] + "' (run; see --help)");
+}

@@ -1,0 +1,31 @@
+// rtl_build.h - the Verilated simulator of a Config: built on demand (Verilator -G parameters)
+// into a cache keyed by the Config, the sources (rtl/sources.txt), the lockstep libraries, the
+// Verilator version and the flags; a lock per key lets parallel runs share one build; a
+// read-only prebuilt folder (the meson build's) is searched first.
+#ifndef OTPU_RTL_BUILD_H
+#define OTPU_RTL_BUILD_H
+
+#include <string>
+#include <vector>
+
+#include "otpu_bundle.h"
+
+std::string env_or(const char *name, const std::string &def);
+std::string shell_quote(const std::string &s);
+bool is_file(const std::string &p);
+bool read_file(const std::string &path, std::string *out);
+std::string run_capture(const std::string &cmd);
+bool mkdirs(const std::string &p);
+
+bool build_key(const OtpuConfig &c, bool trace, std::string *key, std::string *err);
+// Builds into DIR/KEY/otpu-rtl-sim. 0, or 4 (the build failed; its log went to stderr).
+int build_into(const std::string &dir, const OtpuConfig &c, bool trace, const std::string &key,
+               std::string *exe);
+// Prebuilt, cached, or built now into the cache. 0, or 4.
+int find_or_build(const OtpuConfig &c, bool trace, std::string *exe);
+// A Config from `build|path` arguments (bundle folders or KEY=VALUE words).
+bool config_from_args(const std::vector<std::string> &a, OtpuConfig *c, std::string *err);
+// The Configs meson builds ahead of time.
+std::vector<OtpuConfig> default_configs();
+
+#endif
