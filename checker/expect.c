@@ -79,7 +79,8 @@ int otpu_expect_init(otpu_expect *e, const otpu_write *w, size_t n)
     while (e->hcap < 2 * n)
         e->hcap *= 2;
     e->hash = calloc(e->hcap, sizeof *e->hash);
-    if (!e->loc || !e->hash) {
+    e->done = calloc(n, 1);
+    if (!e->loc || !e->hash || !e->done) {
         otpu_expect_free(e);
         return -1;
     }
@@ -89,7 +90,7 @@ int otpu_expect_init(otpu_expect *e, const otpu_write *w, size_t n)
         while (j < n && key_of(e->rec[j].space, e->rec[j].addr) == k)
             j++;
         otpu_expect_loc *l = &e->loc[e->nloc];
-        *l = (otpu_expect_loc){k, (uint32_t)i, (uint32_t)(j - i), 0};
+        *l = (otpu_expect_loc){k, (uint32_t)i, (uint32_t)(j - i), 0, {0, 0, 0, 0}};
         size_t h = slot_of(k, e->hcap);
         while (e->hash[h])
             h = (h + 1) & (e->hcap - 1);
@@ -104,6 +105,7 @@ void otpu_expect_free(otpu_expect *e)
     free(e->rec);
     free(e->loc);
     free(e->hash);
+    free(e->done);
     memset(e, 0, sizeof *e);
 }
 
@@ -120,15 +122,6 @@ static otpu_expect_loc *find(const otpu_expect *e, uint64_t k)
 int otpu_expect_writes(const otpu_expect *e, otpu_space space, uint64_t addr)
 {
     return find(e, key_of(space, addr)) != NULL;
-}
-
-static uint32_t bytes(uint32_t mask)
-{
-    uint32_t m = 0;
-    for (int b = 0; b < 4; b++)
-        if (mask >> b & 1)
-            m |= 0xFFu << (8 * b);
-    return m;
 }
 
 otpu_match otpu_expect_take(otpu_expect *e, otpu_space space, uint64_t addr, uint32_t data,
@@ -153,33 +146,41 @@ otpu_match otpu_expect_take(otpu_expect *e, otpu_space space, uint64_t addr, uin
         e->consumed++;
         return OTPU_MATCH_OK;
     }
-    /* DRAM: the RTL may write several of the model's byte records at once. Consume records
-     * in order while their bytes lie within the RTL's mask; each byte must equal the last
-     * consumed record's value for it. */
-    uint32_t covered = 0, expect = 0;
-    uint32_t cur = l->cursor;
-    while (cur < l->count) {
-        const otpu_write *r = &e->rec[l->first + cur];
-        uint32_t rm = r->mask & 0xF;
-        /* one RTL write takes a byte once: a later record of the same byte is a later write */
-        if (!rm || (rm & ~mask & 0xF) || (rm & covered))
-            break;
-        expect = (expect & ~bytes(rm)) | (r->val & bytes(rm));
-        covered |= rm;
-        cur++;
+    /* DRAM: bytes are independent; only the order of writes to one byte matters. Each byte
+     * the RTL writes takes the next record that writes that byte. */
+    uint32_t idx[4] = {0, 0, 0, 0};
+    for (int b = 0; b < 4; b++) {
+        if (!(mask >> b & 1))
+            continue;
+        uint32_t k = l->bcur[b];
+        while (k < l->count && !(e->rec[l->first + k].mask >> b & 1))
+            k++;
+        if (k >= l->count) {
+            int ever = 0;
+            for (uint32_t q = 0; q < l->count; q++)
+                ever |= e->rec[l->first + q].mask >> b & 1;
+            const otpu_write *last = &e->rec[l->first + l->count - 1];
+            *want = last->val;
+            *wmask = last->mask;
+            return ever ? OTPU_MATCH_DUPLICATE : OTPU_MATCH_STRAY;
+        }
+        const otpu_write *r = &e->rec[l->first + k];
+        if (((r->val ^ data) >> (8 * b)) & 0xFF) {
+            *want = r->val;
+            *wmask = r->mask;
+            return OTPU_MATCH_VALUE;
+        }
+        idx[b] = k;
     }
-    *want = expect;
-    *wmask = covered;
-    if (!covered) {
-        const otpu_write *r = &e->rec[l->first + l->cursor];
-        *want = r->val;
-        *wmask = r->mask;
-        return OTPU_MATCH_VALUE;
+    for (int b = 0; b < 4; b++) {
+        if (!(mask >> b & 1))
+            continue;
+        uint32_t g = l->first + idx[b];
+        e->done[g] |= (uint8_t)(1u << b);
+        l->bcur[b] = idx[b] + 1;
+        if (e->done[g] == (e->rec[g].mask & 0xF))
+            e->consumed++;
     }
-    if ((mask & 0xF) != covered || (data & bytes(covered)) != (expect & bytes(covered)))
-        return OTPU_MATCH_VALUE;
-    e->consumed += cur - l->cursor;
-    l->cursor = cur;
     return OTPU_MATCH_OK;
 }
 
@@ -187,12 +188,22 @@ const otpu_write *otpu_expect_missing(const otpu_expect *e, size_t *remaining)
 {
     const otpu_write *first = NULL;
     size_t left = 0;
-    for (size_t i = 0; i < e->nloc; i++)
-        if (e->loc[i].cursor < e->loc[i].count) {
+    for (size_t i = 0; i < e->nloc; i++) {
+        const otpu_expect_loc *l = &e->loc[i];
+        const otpu_write *m = NULL;
+        if ((l->key >> 56) == OTPU_SP_DRAM) {
+            for (uint32_t k = 0; k < l->count && !m; k++)
+                if (e->done[l->first + k] != (e->rec[l->first + k].mask & 0xF))
+                    m = &e->rec[l->first + k];
+        } else if (l->cursor < l->count) {
+            m = &e->rec[l->first + l->cursor];
+        }
+        if (m) {
             if (!first)
-                first = &e->rec[e->loc[i].first + e->loc[i].cursor];
+                first = m;
             left++;
         }
+    }
     *remaining = left;
     return first;
 }

@@ -11,6 +11,7 @@
 typedef struct {
     uint64_t key;       /* space << 56 | addr */
     uint32_t first, count, cursor; /* this location's records in rec[] (write order) */
+    uint32_t bcur[4];   /* DRAM: per byte, the next record that may write it */
 } otpu_expect_loc;
 
 typedef struct {
@@ -20,6 +21,7 @@ typedef struct {
     size_t nloc;
     uint32_t *hash;     /* open addressing over loc (index + 1; 0: empty) */
     size_t hcap;
+    uint8_t *done;      /* DRAM: the bytes of each record matched so far */
     size_t consumed;    /* records matched so far */
 } otpu_expect;
 
