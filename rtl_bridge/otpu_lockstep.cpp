@@ -130,10 +130,11 @@ int cmd_run(int argc, char **argv) {
   char abs[PATH_MAX];
   if (!realpath(bundle.c_str(), abs)) return bad(bundle + ": not a bundle folder (" + strerror(errno) + ")");
   bundle = abs;
-  OtpuConfig c;
-  std::vector<uint32_t> args;
+  // the whole bundle is read here, so bad input is named before any build or run
+  OtpuBundle whole;
   std::string err;
-  if (!otpu_read_config(bundle, &c, &args, &err)) return bad(err);
+  if (!otpu_read_bundle(bundle, &whole, &err)) return bad(err);
+  const OtpuConfig &c = whole.cfg;
   std::string why = c.invalid();
   if (!why.empty()) return bad(bundle + ": the reference RTL cannot be built for this Config: " + why);
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);

@@ -37,47 +37,45 @@ def events(tool, bundle, path, plusargs):
     return out
 
 
-def writes(ev):
-    """per (slice, unit): the write records in order, each with its index in ev"""
-    w = {}
-    unit_of_port = {"DMA_T": "DMA", "DMA_M": "DMA", "MXU_T": "MXU", "QNT_A": "QUANT",
-                    "QNT_A2": "QUANT", "QNT_S": "QUANT", "QNT_S2": "QUANT", "QNT_M": "QUANT",
-                    "VPU_T": "VPU", "COL_T": "COLL"}
+UNIT_OF_PORT = {"DMA_T": "DMA", "DMA_M": "DMA", "MXU_T": "MXU", "QNT_A": "QUANT",
+                "QNT_A2": "QUANT", "QNT_S": "QUANT", "QNT_S2": "QUANT", "QNT_M": "QUANT",
+                "VPU_T": "VPU", "COL_T": "COLL"}
+
+
+def per_instruction(ev):
+    """(slice, pc, dynamic number) -> its writes [(space, addr, data, event index)], each write
+    given to its unit's oldest started, uncompleted instruction (the protocol's attribution: a
+    unit completes in start order, and may start a younger independent instruction first)"""
+    count, slot, running, out = {}, {}, {}, {}
     for i, (_, s, kind, kv) in enumerate(ev):
-        if kind == "write" and kv["port"] in unit_of_port:
-            w.setdefault((s, unit_of_port[kv["port"]]), []).append(
-                (kv["space"], int(kv["addr"]), kv["data"], i))
+        if kind in ("exec", "dispatch"):
+            if kind == "dispatch":
+                slot[(s, kv["slot"])] = (int(kv["pc"]), count.get(s, 0))
+            count[s] = count.get(s, 0) + 1
+        elif kind == "start":
+            running.setdefault((s, kv["unit"]), []).append(slot[(s, kv["slot"])])
+        elif kind == "complete" and running.get((s, kv["unit"])):
+            running[(s, kv["unit"])].pop(0)
+        elif kind == "write" and kv["port"] in UNIT_OF_PORT:
+            r = running.get((s, UNIT_OF_PORT[kv["port"]]))
+            if r:
+                out.setdefault((s,) + r[0], []).append((kv["space"], int(kv["addr"]), kv["data"], i))
+    return out
+
+
+def unit_writes(ev):
+    """(slice, unit) -> the unit's writes, to choose the n-th write a fault hits"""
+    w = {}
+    for i, (_, s, kind, kv) in enumerate(ev):
+        if kind == "write" and kv["port"] in UNIT_OF_PORT:
+            w.setdefault((s, UNIT_OF_PORT[kv["port"]]), []).append(i)
     return w
 
 
-def instruction_at(ev, i, s, unit):
-    """the instruction a write of unit on slice s at event i belongs to: the unit's oldest
-    started, uncompleted one (a unit completes in start order; within one edge a start is
-    reported before the writes and the completion of the previous instruction). Returns its
-    (pc, dynamic number)."""
-    running = []  # (slot, pc) started, not completed
-    for j in range(i):
-        _, t, kind, kv = ev[j]
-        if t != s or kv.get("unit") != unit:
-            continue
-        if kind == "start":
-            running.append((kv["slot"], int(kv["pc"]), j))
-        elif kind == "complete" and running:
-            running.pop(0)
-    if not running:
-        return None
-    slot, pc, j = running[0]
-    for j in range(j, -1, -1):
-        _, t, kind, kv = ev[j]
-        if t == s and kind == "dispatch" and kv["slot"] == slot and int(kv["pc"]) == pc:
-            return pc, sum(1 for k in range(j) if ev[k][1] == s and ev[k][2] in ("dispatch", "exec"))
-    return pc, None
-
-
 def truth(clean, faulty):
-    """the first write (in the fault-free log's order) the faulty run makes differently:
-    (how, slice, (pc, n) of its instruction, space, address); None if every write is the same"""
-    cw, fw = writes(clean), writes(faulty)
+    """the first instruction (by the fault-free run's order) whose writes differ in the faulty
+    run: (how, slice, (pc, n), space, addr); None when every instruction writes the same"""
+    cw, fw = per_instruction(clean), per_instruction(faulty)
     first = None
     for key, cl in cw.items():
         fl = fw.get(key, [])
@@ -89,8 +87,8 @@ def truth(clean, faulty):
             first = (cl[k][3], key, cl[k], how)
     if first is None:
         return None
-    _, (s, unit), c, how = first
-    return how, s, instruction_at(clean, c[3], s, unit), c[0], c[1]
+    _, (s, pc, n), c, how = first
+    return how, s, (pc, n), c[0], c[1]
 
 
 def lockstep(tool, bundle, report, plusargs):
@@ -118,7 +116,7 @@ def main():
             i += 1
             b = BUNDLES[i % len(BUNDLES)]
             ev = clean[b]
-            w = writes(ev)
+            w = unit_writes(ev)
             kind = ["flip", "drop", "fp", "early"][i % 4]
             if kind in ("flip", "drop"):
                 (s, unit), lst = rng.choice(sorted(w.items()))
@@ -160,13 +158,14 @@ def main():
             # is that write's (or, if it broke an input early, the ordering pair's)
             expect = (["order-violation"] if kind == "early" else
                       {"value": ["wrong-value"], "drop": ["missing-write"]}[how])
-            blamed = [d.get("instruction"), d.get("conflicting_instruction")] if d else []
-            if not d or d["kind"] != "order-violation":
-                blamed = blamed[:1]  # an ordering fault names a pair: either may hold the write
+            # an early start is blamed on the ordering pair the checker saw first, which may
+            # come before the first write whose value changed; other faults on the instruction
+            # that made the write
             ok = (d is not None and rc == 1 and d["kind"] in expect and d["slice"] == s and
-                  ins is not None and
-                  any(x and x["pc"] == ins[0] and x["n"] == ins[1] for x in blamed))
-            if ok and d["kind"] in ("wrong-value",) and d["location"]["address"] != addr:
+                  (kind == "early" or (d["instruction"] is not None and ins is not None and
+                                       d["instruction"]["pc"] == ins[0] and
+                                       d["instruction"]["n"] == ins[1])))
+            if ok and kind != "early" and d["location"]["address"] != addr:
                 ok = False
             counts[d["kind"] if d else "none"] = counts.get(d["kind"] if d else "none", 0) + 1
             if not ok:
