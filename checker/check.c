@@ -45,17 +45,15 @@ typedef struct {
     regw *regq;               /* register writes the model made, awaiting the RTL's */
     uint32_t rhead, rlen;
     uint64_t seq;
-    rec *issuing;             /* the model instruction being executed */
-    otpu_range issuing_fp[OTPU_FOOTPRINT_MAX];
-    size_t issuing_nfp;
     int reg_overflow;         /* the model ran more than REGQ register writes ahead */
     int rtl_halted, rtl_error, model_error;
     uint32_t model_error_pc;
 } slice_state;
 
 typedef struct {
-    uint32_t slice;
-    otpu_div_instr ins;
+    uint32_t slice, pc;
+    uint64_t n;
+    otpu_instr ins;           /* disassembled only when a report names it */
     otpu_range w[OTPU_FOOTPRINT_MAX];
     uint8_t nw;
 } producer;
@@ -169,12 +167,14 @@ static void inputs(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d
         uint64_t lim = c->nprod < PRODUCERS ? c->nprod : PRODUCERS;
         for (uint64_t i = 0; i < lim && !x->found; i++) {
             const producer *p = &c->prod[(c->nprod - 1 - i) % PRODUCERS];
-            if (p->slice != s || p->ins.n >= r->n)
+            if (p->slice != s || p->n >= r->n)
                 continue;
             for (unsigned j = 0; j < p->nw; j++)
                 if (p->w[j].space == in->space && p->w[j].lo < in->hi && in->lo < p->w[j].hi) {
                     x->found = 1;
-                    x->writer = p->ins;
+                    x->writer.n = p->n;
+                    x->writer.pc = p->pc;
+                    otpu_disasm(&p->ins, x->writer.disasm, sizeof x->writer.disasm);
                     break;
                 }
         }
@@ -246,11 +246,9 @@ static void on_issue(void *u, uint32_t s, uint64_t n, uint32_t pc, const otpu_in
 {
     otpu_checker *c = u;
     slice_state *ss = &c->sl[s];
-    otpu_slice_view v = otpu_machine_view(c->m, s);
-    ss->issuing_nfp = in ? otpu_footprint(c->cfg, in, v.R, v.tmem, ss->issuing_fp) : 0;
-    ss->issuing = NULL;
     if (!in || !windowed(in->op))
-        return;
+        return; /* the sequencer's own instructions write registers only */
+    otpu_slice_view v = otpu_machine_view(c->m, s);
     rec *r = calloc(1, sizeof *r);
     if (!r)
         return; /* noticed by the caller: the dispatch finds no record */
@@ -258,14 +256,12 @@ static void on_issue(void *u, uint32_t s, uint64_t n, uint32_t pc, const otpu_in
     r->pc = pc;
     r->ins = *in;
     r->unit = otpu_op_unit(in->op);
-    memcpy(r->fp, ss->issuing_fp, sizeof r->fp);
-    r->nfp = ss->issuing_nfp;
+    r->nfp = otpu_footprint(c->cfg, in, v.R, v.tmem, r->fp);
     if (ss->tail)
         ss->tail->next = r;
     else
         ss->head = r;
     ss->tail = r;
-    ss->issuing = r;
 }
 
 static void on_retire(void *u, const otpu_retired *rt)
@@ -274,21 +270,18 @@ static void on_retire(void *u, const otpu_retired *rt)
     slice_state *ss = &c->sl[rt->slice];
     if (rt->chain)
         return;
-    /* remember what it wrote, for the producers of a later failing instruction's inputs */
-    producer *p = &c->prod[c->nprod++ % PRODUCERS];
-    memset(p, 0, sizeof *p);
-    p->slice = rt->slice;
-    p->ins.n = rt->n;
-    p->ins.pc = rt->pc;
-    if (rt->ins)
-        otpu_disasm(rt->ins, p->ins.disasm, sizeof p->ins.disasm);
     rec *r = rt->ins && windowed(rt->ins->op) ? find_rec(ss, rt->n) : NULL;
-    const otpu_range *fp = r ? r->fp : ss->issuing_fp;
-    size_t nfp = r ? r->nfp : ss->issuing_nfp;
-    for (size_t k = 0; k < nfp && p->nw < OTPU_FOOTPRINT_MAX; k++)
-        if (fp[k].write)
-            p->w[p->nw++] = fp[k];
     if (r) {
+        /* remember what it wrote, for the producers of a later failing instruction's inputs */
+        producer *p = &c->prod[c->nprod++ % PRODUCERS];
+        p->slice = rt->slice;
+        p->n = rt->n;
+        p->pc = rt->pc;
+        p->ins = r->ins;
+        p->nw = 0;
+        for (size_t k = 0; k < r->nfp; k++)
+            if (r->fp[k].write)
+                p->w[p->nw++] = r->fp[k];
         r->retired = 1;
         r->faulted = rt->faulted;
         if (otpu_expect_init(&r->exp, rt->writes, rt->nwrites))
