@@ -181,6 +181,17 @@ static void inputs(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d
     }
 }
 
+/* A divergence at one location (the rest filled by the caller). */
+static otpu_divergence at_location(otpu_space space, uint64_t addr)
+{
+    otpu_divergence d;
+    memset(&d, 0, sizeof d);
+    d.has_loc = 1;
+    d.space = space;
+    d.addr = addr;
+    return d;
+}
+
 /* Record a divergence. Returns OTPU_CHECK_DIVERGED. */
 static int diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r,
                    otpu_divergence *d, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -561,11 +572,7 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
     c->last_progress = c->cycle;
     if (c->model_stopped && !ss->head)
         return OTPU_CHECK_OK;
-    otpu_divergence d;
-    memset(&d, 0, sizeof d);
-    d.has_loc = 1;
-    d.space = space;
-    d.addr = addr;
+    otpu_divergence d = at_location(space, addr);
     d.has_actual = 1;
     d.actual = data;
     d.mask = mask;
@@ -634,11 +641,7 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
     }
     if (ss->reg_overflow)
         return OTPU_CHECK_OK;
-    otpu_divergence d;
-    memset(&d, 0, sizeof d);
-    d.has_loc = 1;
-    d.space = OTPU_SP_REG;
-    d.addr = reg;
+    otpu_divergence d = at_location(OTPU_SP_REG, reg);
     d.has_actual = 1;
     d.actual = value;
     if (!ss->rlen)
@@ -702,11 +705,7 @@ int otpu_check_complete(otpu_checker *c, uint32_t s, uint32_t unit)
         size_t left = 0;
         const otpu_write *w = otpu_expect_missing(&r->exp, &left);
         if (w) {
-            otpu_divergence d;
-            memset(&d, 0, sizeof d);
-            d.has_loc = 1;
-            d.space = (otpu_space)w->space;
-            d.addr = w->addr;
+            otpu_divergence d = at_location((otpu_space)w->space, w->addr);
             d.has_expected = 1;
             d.expected = w->val;
             d.mask = w->mask;
@@ -770,11 +769,7 @@ static int first_diff_words(const uint32_t *a, const uint32_t *b, uint64_t n, ui
 static int state_diff(otpu_checker *c, uint32_t s, otpu_space sp, uint64_t at, uint64_t count,
                       uint32_t want, uint32_t got, const char *what)
 {
-    otpu_divergence d;
-    memset(&d, 0, sizeof d);
-    d.has_loc = 1;
-    d.space = sp;
-    d.addr = at;
+    otpu_divergence d = at_location(sp, at);
     d.has_expected = d.has_actual = 1;
     d.expected = want;
     d.actual = got;

@@ -418,19 +418,17 @@ int main(int argc, char **argv) {
   }
 #endif
 
+  auto edge = [&](int clk) {
+    top->clk = clk;
+    top->eval();
+    ctx->timeInc(1);
+#if VM_TRACE
+    if (tfp && sim.cycle >= la.fst_from) tfp->dump(ctx->time());
+#endif
+  };
   auto tick = [&]() {
-    top->clk = 1;
-    top->eval();
-    ctx->timeInc(1);
-#if VM_TRACE
-    if (tfp && sim.cycle >= la.fst_from) tfp->dump(ctx->time());
-#endif
-    top->clk = 0;
-    top->eval();
-    ctx->timeInc(1);
-#if VM_TRACE
-    if (tfp && sim.cycle >= la.fst_from) tfp->dump(ctx->time());
-#endif
+    edge(1);
+    edge(0);
   };
 
   top->clk = 0;
