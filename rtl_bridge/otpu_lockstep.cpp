@@ -2,7 +2,8 @@
 // lockstep (DESIGN.md "Lockstep protocol").
 //
 //   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
-//                            [--hang-cycles N] [--no-check] [--progress] [+plusargs]
+//                            [--hang-cycles N] [--no-check] [--progress] [--systemc]
+//                            [+plusargs]
 //
 // It finds or builds the simulator of the bundle's Config (rtl_build.h) and runs it with
 // --lockstep. On a divergence it re-runs the same bundle deterministically on the traced build,
@@ -28,7 +29,7 @@ namespace {
 const char kUsage[] =
     "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
-    "                            [+plusargs]\n"
+    "                            [--systemc] [+plusargs]\n"
     "\n"
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
     "Config, with the C model checking every retired instruction's writes as they land.\n"
@@ -41,6 +42,8 @@ const char kUsage[] =
     "  --no-check         run the same RTL without the checker (for overhead figures)\n"
     "  --progress         cycles, instructions retired and rate on stderr (default when\n"
     "                     stderr is a terminal)\n"
+    "  --systemc          run the SystemC top of the RTL (sc_main, Verilator --sc) instead of\n"
+    "                     the C++ one; the waveform window is taken on the traced C++ build\n"
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md)\n"
     "exit status: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 build failure\n";
 
@@ -83,7 +86,7 @@ bool divergence_cycle(const std::string &report, uint64_t *cycle) {
 int cmd_run(int argc, char **argv) {
   std::string bundle, report, max_cycles, hang_cycles;
   uint64_t window = 1000;
-  bool keep_going = false, no_check = false, progress = false;
+  bool keep_going = false, no_check = false, progress = false, systemc = false;
   std::vector<std::string> plusargs;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
@@ -116,6 +119,8 @@ int cmd_run(int argc, char **argv) {
       no_check = true;
     } else if (a == "--progress") {
       progress = true;
+    } else if (a == "--systemc") {
+      systemc = true;
     } else if (!a.empty() && a[0] == '+') {
       plusargs.push_back(a);
     } else if (!a.empty() && a[0] == '-') {
@@ -138,11 +143,14 @@ int cmd_run(int argc, char **argv) {
   std::string why = c.invalid();
   if (!why.empty()) return bad(bundle + ": the reference RTL cannot be built for this Config: " + why);
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
+  // made now so that a bad --report is named before the run; removed again if left empty
+  if (!no_check && !mkdirs(report)) return bad("cannot create the report folder " + report);
 
   std::string exe;
-  int rc = find_or_build(c, false, &exe);
+  int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe);
   if (rc) return rc;
   std::string repro = "otpu-lockstep run " + shell_quote(bundle);
+  if (systemc) repro += " --systemc";
   for (const auto &p : plusargs) repro += " " + shell_quote(p);
   if (!max_cycles.empty()) repro += " --max-cycles " + max_cycles;
   std::vector<std::string> cmd = {exe, bundle};
@@ -155,11 +163,12 @@ int cmd_run(int argc, char **argv) {
   if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
   cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
   rc = run(cmd);
+  if (!no_check) rmdir(report.c_str());  // only if empty: nothing to report
   uint64_t cycle;
   if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle)) return rc;
   // the waveform window: the same run on the traced build, dumping the last `window` cycles
   std::string traced;
-  if (find_or_build(c, true, &traced)) {
+  if (find_or_build(c, RtlTopKind::kTraced, &traced)) {
     fprintf(stderr, "otpu-lockstep: no waveform (the traced build failed); the report stands\n");
     return rc;
   }

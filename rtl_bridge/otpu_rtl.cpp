@@ -1,8 +1,10 @@
 // otpu_rtl.cpp - otpu-rtl, the command that runs a run bundle on the project's reference RTL.
 //
-//   otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [+plusargs]
-//   otpu-rtl build [--trace] [--cache DIR] [--stamp FILE] (--defaults | --bundle DIR | K=V ...)
-//   otpu-rtl path [--trace] (BUNDLE | K=V ...)
+//   otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [--systemc]
+//                       [+plusargs]
+//   otpu-rtl build [--trace | --systemc] [--cache DIR] [--stamp FILE]
+//                  (--defaults | --bundle DIR | K=V ...)
+//   otpu-rtl path [--trace | --systemc] (BUNDLE | K=V ...)
 //
 // The RTL is built per Config (Verilator -G parameters). `run` reads the bundle's case.txt, finds
 // the simulator for its Config or builds it, and runs it (otpu_rtl_sim.cpp; exit 0 ok, 1 a
@@ -11,7 +13,7 @@
 // $OTPU_RTL_CACHE (default $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl);
 // a lock file per key makes parallel runs share one build. A read-only prebuilt directory (the
 // meson build's, OTPU_RTL_PREBUILT) is searched first. --fst needs a build with tracing, which is
-// keyed (and built) separately.
+// keyed (and built) separately, as is the SystemC top (--systemc, otpu_rtl_sc.cpp).
 #include "otpu_bundle.h"
 #include "rtl_build.h"
 
@@ -26,13 +28,21 @@
 
 namespace {
 
+const char kUsage[] =
+    "usage: otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE]\n"
+    "                           [--systemc] [+plusargs]\n"
+    "       otpu-rtl build [--trace | --systemc] [--cache DIR] [--stamp FILE]\n"
+    "                      (--defaults | --bundle DIR | KEY=VALUE ...)\n"
+    "       otpu-rtl path [--trace | --systemc] (BUNDLE | KEY=VALUE ...)\n"
+    "\n"
+    "run: the bundle on the reference RTL built for its Config (built and cached on first use);\n"
+    "     --dump writes final_<s>.txt in the golden format, --fst a waveform (traced build),\n"
+    "     --systemc runs the SystemC top. Exit: 0 ok, 1 a simulated error, 2 bad input,\n"
+    "     3 timeout, 4 the build failed.\n"
+    "build, path: build (or find) the simulator of a Config and print its path.\n";
+
 int usage() {
-  fprintf(stderr,
-          "usage: otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] "
-          "[--events FILE] [+plusargs]\n"
-          "       otpu-rtl build [--trace] [--cache DIR] [--stamp FILE] "
-          "(--defaults | --bundle DIR | KEY=VALUE ...)\n"
-          "       otpu-rtl path [--trace] (BUNDLE | KEY=VALUE ...)\n");
+  fputs(kUsage, stderr);
   return 2;
 }
 
@@ -46,15 +56,18 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 2;
   }
-  bool trace = false;
-  for (int i = 3; i < argc; i++)
-    if (std::string(argv[i]) == "--fst") trace = true;
+  RtlTopKind kind = RtlTopKind::kPlain;
+  for (int i = 3; i < argc; i++) {
+    if (!strcmp(argv[i], "--fst")) kind = RtlTopKind::kTraced;
+    if (!strcmp(argv[i], "--systemc")) kind = RtlTopKind::kSystemC;
+  }
   std::string exe;
-  int rc = find_or_build(c, trace, &exe);
+  int rc = find_or_build(c, kind, &exe);
   if (rc) return rc;
   std::vector<char *> av;
   av.push_back(const_cast<char *>(exe.c_str()));
-  for (int i = 2; i < argc; i++) av.push_back(argv[i]);
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--systemc")) av.push_back(argv[i]);
   av.push_back(nullptr);
   fflush(stdout);
   execv(exe.c_str(), av.data());
@@ -63,12 +76,14 @@ int cmd_run(int argc, char **argv) {
 }
 
 int cmd_build(int argc, char **argv, bool path_only) {
-  bool trace = false, defaults = false;
+  RtlTopKind kind = RtlTopKind::kPlain;
+  bool defaults = false;
   std::string cache, stamp;
   std::vector<std::string> words;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
-    if (a == "--trace") trace = true;
+    if (a == "--trace") kind = RtlTopKind::kTraced;
+    else if (a == "--systemc") kind = RtlTopKind::kSystemC;
     else if (a == "--defaults") defaults = true;
     else if (a == "--cache" && i + 1 < argc) cache = argv[++i];
     else if (a == "--stamp" && i + 1 < argc) stamp = argv[++i];
@@ -91,13 +106,13 @@ int cmd_build(int argc, char **argv, bool path_only) {
     std::string exe, key, err;
     int rc;
     if (!cache.empty()) {
-      if (!build_key(c, trace, &key, &err)) {
+      if (!build_key(c, kind, &key, &err)) {
         fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
         return 4;
       }
-      rc = build_into(cache, c, trace, key, &exe);
+      rc = build_into(cache, c, kind, key, &exe);
     } else {
-      rc = find_or_build(c, trace, &exe);
+      rc = find_or_build(c, kind, &exe);
     }
     if (rc) return rc;
     if (path_only) printf("%s\n", exe.c_str());
@@ -112,6 +127,10 @@ int cmd_build(int argc, char **argv, bool path_only) {
 int main(int argc, char **argv) {
   if (argc < 2) return usage();
   std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help") {
+    fputs(kUsage, stdout);
+    return 0;
+  }
   if (cmd == "run") return cmd_run(argc, argv);
   if (cmd == "build") return cmd_build(argc, argv, false);
   if (cmd == "path") return cmd_build(argc, argv, true);

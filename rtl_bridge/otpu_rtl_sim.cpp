@@ -1,521 +1,86 @@
-// otpu_rtl_sim.cpp - the Verilator driver of one otpu-rtl build (one Config). otpu-rtl (the
-// launcher, otpu_rtl.cpp) picks or builds the binary for a bundle's Config and runs it as
-//
-//   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [+plusargs]
-//                [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress]
-//                 [--repro CMD] [--fst-from CYCLE]]
-//
-// With --lockstep the C model runs beside the RTL (dpi/lockstep.h): every event is judged as it
-// happens; the first divergence stops the run (or is counted, --keep-going) and the report is
-// written into --report DIR; the exit status is then 0 pass, 1 divergence, 3 hang/timeout.
-//
-// It loads the bundle into the RTL's memories (the DPI functions of rtl/otpu_dpi.sv), runs until
-// every slice has halted or stopped with an error, or the cycle limit, prints the cycles and each
-// slice's state, and with --dump writes DIR/final_<s>.txt in the golden format
-// (../shared/vectors/FORMAT.md). Exit: 0 ok, 1 a simulated error, 2 bad input, 3 timeout.
+// otpu_rtl_sim.cpp - the plain Verilator C++ top of an otpu-rtl build: main() drives the
+// Verilated otpu_rtl_tb through rtl_driver.h (the usage is there). otpu-rtl (otpu_rtl.cpp) picks
+// or builds the binary for a bundle's Config; the SystemC top is otpu_rtl_sc.cpp.
 #include "Votpu_rtl_tb.h"
-#include "Votpu_rtl_tb__Dpi.h"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
 
-#include "lockstep.h"
-#include "otpu_bundle.h"
-#include "report.h"
-
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cinttypes>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
-#include <memory>
-#include <string>
-#include <vector>
+#include "rtl_driver.h"
 
 namespace {
 
-const char *kUnits[] = {"DMA", "MXU", "QUANT", "VPU", "COLL"};
-const char *kPorts[] = {"SEQ_R", "DMA_T", "DMA_M", "MXU_T", "QNT_A", "QNT_A2",
-                        "QNT_S", "QNT_S2", "QNT_M", "VPU_T", "COL_T"};
-const char *kSpaces[] = {"REG", "TMEM", "DRAM", "ACT", "ASCALE"};
-
-const char *op_name(int op) {
-  switch (op) {
-    case 0x00: return "NOP";
-    case 0x01: return "HALT";
-    case 0x02: return "LI";
-    case 0x03: return "ADDI";
-    case 0x04: return "LOOP";
-    case 0x05: return "BAR";
-    case 0x06: return "RLD";
-    case 0x07: return "WAITW";
-    case 0x10: return "LD";
-    case 0x11: return "ST";
-    case 0x12: return "DSTEP";
-    case 0x13: return "STREAM";
-    case 0x20: return "MM";
-    case 0x21: return "QACT";
-    case 0x22: return "QST";
-    case 0x30: return "VOP";
-    case 0x40: return "GATHER";
-    default: return "?";
-  }
-}
-
-struct SliceDump {
-  std::vector<uint32_t> tmem, dram, ascale;
-  bool sparse = false;                  // DRAM above 256 MiB: only the words the RTL lists
-  uint64_t dram_words = 0;
-  std::map<uint64_t, uint32_t> dram_sparse;
-  std::vector<uint8_t> act;
-  uint32_t regs[16] = {};
-  uint32_t state[5] = {};            // halted, error, pc, icount, cycles
-  std::vector<uint32_t> slots;       // 16 words per window slot
-};
-
-// Everything the DPI callbacks reach: the bundle being loaded, the dump being filled, the event
-// log. One per process (DPI-C functions have no context argument); main owns it.
-struct Sim {
-  const OtpuBundle *b = nullptr;
-  std::vector<std::vector<uint32_t>> dram_words;
-  std::vector<SliceDump> dump;
-  FILE *events = nullptr;
-  uint64_t cycle = 0;
-  otpu_ls *ls = nullptr;                // lockstep session (--lockstep)
-  std::vector<int> halted;              // slices whose halt waits for the final dump
-};
-Sim *g_sim = nullptr;
-
-}  // namespace
-
-// ---- DPI-C: bundle loading (rtl/otpu_dpi.sv) -------------------------------------------------
-unsigned int otpu_bundle_word(int sid, int space, long long idx) {
-  const Sim &s = *g_sim;
-  if (space == 0) {
-    const auto &p = s.b->prog[size_t(sid)];
-    return idx >= 0 && size_t(idx) < p.size() ? p[size_t(idx)] : 0u;
-  }
-  const auto &d = s.dram_words[size_t(sid)];
-  return idx >= 0 && size_t(idx) < d.size() ? d[size_t(idx)] : 0u;
-}
-
-unsigned int otpu_bundle_info(int sid, int what) {
-  const Sim &s = *g_sim;
-  if (what == 0) return unsigned(s.b->prog[size_t(sid)].size() / 8);
-  if (what == 1) return unsigned(s.dram_words[size_t(sid)].size());
-  if (what >= 8 && what < 16) {
-    size_t k = size_t(what - 8);
-    return k < s.b->args.size() ? s.b->args[k] : 0u;
-  }
-  return 0;
-}
-
-void otpu_dump_word(int sid, int space, long long idx, unsigned int data) {
-  SliceDump &d = g_sim->dump[size_t(sid)];
-  size_t i = size_t(idx);
-  switch (space) {
-    case 0: if (i < d.tmem.size()) d.tmem[i] = data; break;
-    case 1:
-      if (d.sparse) {
-        if (i < d.dram_words) d.dram_sparse[i] = data;
-      } else if (i < d.dram.size()) {
-        d.dram[i] = data;
-      }
-      break;
-    case 2: if (i < d.act.size()) d.act[i] = uint8_t(data); break;
-    case 3: if (i < d.ascale.size()) d.ascale[i] = data; break;
-    case 4: if (i < 16) d.regs[i] = data; break;
-    case 5: if (i < 5) d.state[i] = data; break;
-    case 6:
-      if (i >= d.slots.size()) d.slots.resize(i + 1);
-      d.slots[i] = data;
-      break;
-    default: break;
-  }
-}
-
-// ---- DPI-C: events (rtl_bridge/otpu_rtl_tb.sv) -----------------------------------------------
-void otpu_ev_ins(int sid, int kind, int unit, int slot, unsigned int pc, int op) {
-  if (g_sim->ls) otpu_ls_ins(g_sim->ls, uint32_t(sid), kind, unit, uint32_t(slot), pc, uint32_t(op));
-  FILE *f = g_sim->events;
-  if (!f) return;
-  static const char *kinds[] = {"dispatch", "exec", "start", "complete"};
-  fprintf(f, "%" PRIu64 " s%d %s", g_sim->cycle, sid, kinds[kind & 3]);
-  if (unit >= 0 && unit < 5) fprintf(f, " unit=%s", kUnits[unit]);
-  if (kind != 1) fprintf(f, " slot=%d", slot);
-  fprintf(f, " pc=%u op=%s\n", pc, op_name(op));
-}
-
-void otpu_ev_wr(int sid, int port, int space, unsigned int addr, unsigned int data, int mask) {
-  if (g_sim->ls)
-    otpu_ls_wr(g_sim->ls, uint32_t(sid), uint32_t(port), uint32_t(space), addr, data,
-               uint32_t(mask));
-  FILE *f = g_sim->events;
-  if (!f) return;
-  fprintf(f, "%" PRIu64 " s%d write port=%s space=%s addr=%u data=%08x mask=%x\n", g_sim->cycle,
-          sid, port >= 0 && port < 11 ? kPorts[port] : "?",
-          space >= 0 && space < 5 ? kSpaces[space] : "?", addr, data, unsigned(mask));
-}
-
-void otpu_ev_state(int sid, int kind, unsigned int a, unsigned int b) {
-  if (g_sim->ls) {
-    // a halt is judged after the final dump, which holds the RTL's memories
-    if (kind == 0) g_sim->halted.push_back(sid);
-    else otpu_ls_state(g_sim->ls, uint32_t(sid), kind, a, b);
-  }
-  FILE *f = g_sim->events;
-  if (!f) return;
-  if (kind == 2)
-    fprintf(f, "%" PRIu64 " s%d chain addr=%u n=%u\n", g_sim->cycle, sid, a, b);
-  else
-    fprintf(f, "%" PRIu64 " s%d %s pc=%u icount=%u\n", g_sim->cycle, sid,
-            kind == 0 ? "halt" : "error", a, b);
-}
-
-namespace {
-
-int usage() {
-  fprintf(stderr,
-          "usage: otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] "
-          "[--events FILE] [+plusargs]\n"
-          "       [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress] "
-          "[--repro CMD] [--fst-from CYCLE]]\n");
-  return 2;
-}
-
-bool write_final(const std::string &dir, int s, const SliceDump &d) {
-  std::string p = dir + "/final_" + std::to_string(s) + ".txt";
-  FILE *f = fopen(p.c_str(), "w");
-  if (!f) {
-    fprintf(stderr, "otpu-rtl: cannot write %s\n", p.c_str());
-    return false;
-  }
-  fprintf(f, "halted=%u\npc=%u\nicount=%u\nR=", d.state[0], d.state[2], d.state[3]);
-  for (int r = 0; r < 16; r++) fprintf(f, r ? " %08x" : "%08x", d.regs[r]);
-  // TMEM and ACT scales as little-endian words, DRAM as bytes (the words little endian; a
-  // sparse DRAM is hashed in pieces, zeros between the words it holds)
-  OtpuSha256 dh;
-  std::vector<uint8_t> buf;
-  const uint64_t piece = 1 << 18;       // words per hashed piece
-  for (uint64_t w0 = 0; w0 < d.dram_words; w0 += piece) {
-    uint64_t n = std::min(piece, d.dram_words - w0);
-    buf.assign(size_t(4 * n), 0);
-    if (d.sparse) {
-      for (auto it = d.dram_sparse.lower_bound(w0); it != d.dram_sparse.end() && it->first < w0 + n;
-           ++it)
-        for (int k = 0; k < 4; k++) buf[size_t(4 * (it->first - w0)) + size_t(k)] =
-            uint8_t(it->second >> (8 * k));
-    } else {
-      for (uint64_t i = 0; i < n; i++)
-        for (int k = 0; k < 4; k++) buf[size_t(4 * i) + size_t(k)] = uint8_t(d.dram[w0 + i] >> (8 * k));
-    }
-    dh.update(buf.data(), buf.size());
-  }
-  std::vector<uint8_t> tm(d.tmem.size() * 4), as(d.ascale.size() * 4);
-  for (size_t i = 0; i < d.tmem.size(); i++)
-    for (int k = 0; k < 4; k++) tm[4 * i + size_t(k)] = uint8_t(d.tmem[i] >> (8 * k));
-  for (size_t i = 0; i < d.ascale.size(); i++)
-    for (int k = 0; k < 4; k++) as[4 * i + size_t(k)] = uint8_t(d.ascale[i] >> (8 * k));
-  fprintf(f, "\ntmem_sha256=%s\ndram_sha256=%s\nact_sha256=%s\nascale_sha256=%s\n",
-          otpu_sha256_hex(tm.data(), tm.size()).c_str(), dh.hex().c_str(),
-          otpu_sha256_hex(d.act.data(), d.act.size()).c_str(),
-          otpu_sha256_hex(as.data(), as.size()).c_str());
-  return fclose(f) == 0;
-}
-
-// The RTL's memories of one slice, from the final dump, for the checker's end-state backstop.
-int read_state(void *user, uint32_t s, otpu_rtl_state *out) {
-  const SliceDump &d = static_cast<Sim *>(user)->dump[s];
-  *out = otpu_rtl_state{};
-  out->tmem = d.tmem.data();
-  if (!d.sparse) {  // (a sparse DRAM is judged write by write only)
-    out->dram = reinterpret_cast<const uint8_t *>(d.dram.data());
-    out->dram_len = 4 * uint64_t(d.dram.size());
-  }
-  out->act = reinterpret_cast<const int8_t *>(d.act.data());
-  out->ascale = d.ascale.data();
-  out->R = d.regs;
-  return 0;
-}
-
-struct LockstepArgs {
-  bool on = false, keep_going = false, progress = false;
-  std::string report, repro;
-  uint64_t hang_cycles = 0, fst_from = 0;
-};
-
-// The verdict: the report files, one line on stdout; the exit status.
-int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &bundle,
-                     const std::string &fst, uint64_t cycles) {
-  otpu_checker *c = otpu_ls_checker(sim.ls);
-  const otpu_divergence *d = otpu_check_first(c);
-  if (const char *bad = otpu_ls_bad_call(sim.ls))
-    fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n", bad);
-  if (!d) {
-    printf("lockstep: PASS (%" PRIu64 " cycles, %" PRIu64 " instructions and %" PRIu64
-           " writes checked)\n", cycles, otpu_check_retired(c), otpu_check_writes(c));
-    return otpu_ls_bad_call(sim.ls) ? 2 : 0;
-  }
-  otpu_report_info info{};
-  info.bundle = bundle.c_str();
-  info.repro = la.repro.empty() ? nullptr : la.repro.c_str();
-  info.divergences = otpu_check_count(c);
-  if (!fst.empty()) {
-    info.wave = fst.c_str();
-    info.wave_from = la.fst_from;
-    info.wave_to = cycles;
-  }
-  if (!la.report.empty()) {
-    mkdir(la.report.c_str(), 0777);
-    std::string t = la.report + "/divergence.txt", j = la.report + "/divergence.json";
-    FILE *f = fopen(t.c_str(), "w"), *g = fopen(j.c_str(), "w");
-    if (f) otpu_report_text(f, d, &info), fclose(f);
-    if (g) otpu_report_json(g, d, &info), fclose(g);
-    if (!f || !g) fprintf(stderr, "otpu-lockstep: cannot write the report into %s\n", la.report.c_str());
-  }
-  otpu_report_text(stdout, d, &info);
-  printf("lockstep: DIVERGENCE %s at slice %u cycle %" PRIu64 " (%" PRIu64 " counted)%s%s\n",
-         otpu_div_kind_name(d->kind), d->slice, d->cycle, otpu_check_count(c),
-         la.report.empty() ? "" : "; report: ", la.report.empty() ? "" : la.report.c_str());
-  return d->kind == OTPU_DIV_HANG ? 3 : 1;
-}
-
-double now_s() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
-}  // namespace
-
-int main(int argc, char **argv) {
-  std::string bundle, dump_dir, fst, events;
-  uint64_t max_cycles = 200000000ull;
-  LockstepArgs la;
-  auto number = [](const std::string &v, uint64_t *out) {
-    char *end = nullptr;
-    *out = std::strtoull(v.c_str(), &end, 0);
-    return !v.empty() && !*end && v[0] != '-';
-  };
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    auto val = [&](std::string *out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--dump") {
-      if (!val(&dump_dir)) return usage();
-    } else if (a == "--fst") {
-      if (!val(&fst)) return usage();
-    } else if (a == "--events") {
-      if (!val(&events)) return usage();
-    } else if (a == "--lockstep") {
-      la.on = true;
-    } else if (a == "--keep-going") {
-      la.keep_going = true;
-    } else if (a == "--progress") {
-      la.progress = true;
-    } else if (a == "--report") {
-      if (!val(&la.report)) return usage();
-    } else if (a == "--repro") {
-      if (!val(&la.repro)) return usage();
-    } else if (a == "--hang-cycles") {
-      if (!val(&v) || !number(v, &la.hang_cycles)) return usage();
-    } else if (a == "--fst-from") {
-      if (!val(&v) || !number(v, &la.fst_from)) return usage();
-    } else if (a == "--max-cycles") {
-      if (!val(&v)) return usage();
-      char *end = nullptr;
-      max_cycles = std::strtoull(v.c_str(), &end, 0);
-      if (*end || v.empty()) return usage();
-    } else if (!a.empty() && a[0] == '+') {
-      // a plusarg: the RTL reads it ($value$plusargs)
-    } else if (!a.empty() && a[0] == '-') {
-      return usage();
-    } else if (bundle.empty()) {
-      bundle = a;
-    } else {
-      return usage();
-    }
-  }
-  if (bundle.empty()) return usage();
-
-  OtpuBundle b;
-  std::string err;
-  if (!otpu_read_bundle(bundle, &b, &err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
-    return 2;
+class CcTop : public RtlTop {
+ public:
+  CcTop(int argc, char **argv) {
+    ctx_->commandArgs(argc, argv);
+    ctx_->fatalOnError(true);
+    top_.reset(new Votpu_rtl_tb{ctx_.get(), "TOP"});
   }
 
-  Sim sim;
-  sim.b = &b;
-  g_sim = &sim;
-  const OtpuConfig &c = b.cfg;
-  for (int s = 0; s < c.S; s++) {
-    const auto &by = b.dram[size_t(s)];
-    std::vector<uint32_t> w((by.size() + 3) / 4, 0);
-    for (size_t i = 0; i < by.size(); i++) w[i / 4] |= uint32_t(by[i]) << (8 * (i % 4));
-    sim.dram_words.push_back(std::move(w));
-    SliceDump d;
-    d.tmem.assign(size_t(c.TMEM_WORDS), 0);
-    d.dram_words = uint64_t(c.DRAM_BYTES / 4);
-    d.sparse = c.DRAM_BYTES > (int64_t(1) << 28);
-    if (!d.sparse) d.dram.assign(size_t(d.dram_words), 0);
-    d.act.assign(size_t(c.act_rows() * c.ACT_BLOCKS * c.D), 0);
-    d.ascale.assign(size_t(c.act_rows() * c.ACT_BLOCKS), 0);
-    sim.dump.push_back(std::move(d));
-  }
-  if (!events.empty()) {
-    sim.events = events == "-" ? stdout : fopen(events.c_str(), "w");
-    if (!sim.events) {
-      fprintf(stderr, "otpu-rtl: cannot write %s\n", events.c_str());
-      return 2;
-    }
-  }
-
-  if (la.on) {
-    otpu_ls_options lo{};
-    lo.check.keep_going = la.keep_going;
-    lo.check.hang_cycles = la.hang_cycles;
-    lo.check.slots = 256;
-    lo.read_state = read_state;
-    lo.user = &sim;
-    char lerr[1024];
-    sim.ls = otpu_ls_open(bundle.c_str(), &lo, lerr, sizeof lerr);
-    if (!sim.ls) {
-      fprintf(stderr, "otpu-lockstep: %s\n", lerr);
-      return 2;
-    }
-    otpu_ls_attach(sim.ls);
-  }
-
-  const std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
-  ctx->commandArgs(argc, argv);
-  ctx->fatalOnError(true);
-  const std::unique_ptr<Votpu_rtl_tb> top{new Votpu_rtl_tb{ctx.get(), "TOP"}};
-
+  bool open_wave(const std::string &path) override {
 #if VM_TRACE
-  std::unique_ptr<VerilatedFstC> tfp;
-  if (!fst.empty()) {
-    ctx->traceEverOn(true);
-    tfp.reset(new VerilatedFstC);
-    top->trace(tfp.get(), 99);
-    tfp->open(fst.c_str());
-  }
+    ctx_->traceEverOn(true);
+    fst_.reset(new VerilatedFstC);
+    top_->trace(fst_.get(), 99);
+    fst_->open(path.c_str());
+    return true;
 #else
-  if (!fst.empty()) {
-    fprintf(stderr, "otpu-rtl: this build has no waveform support (otpu-rtl builds one with "
-                    "tracing when --fst is given)\n");
-    return 2;
-  }
+    (void)path;
+    return false;
 #endif
+  }
 
-  auto edge = [&](int clk) {
-    top->clk = clk;
-    top->eval();
-    ctx->timeInc(1);
+  void set_inputs(bool rst, bool dump, bool ev_en) override {
+    top_->rst = rst;
+    top_->dump = dump;
+    top_->ev_en = ev_en;
+  }
+
+  void settle() override { top_->eval(); }
+
+  void tick(bool wave) override {
+    edge(1, wave);
+    edge(0, wave);
+  }
+
+  bool stopped() const override { return top_->stopped; }
+
+  uint64_t config(int i) const override {
+    return (uint64_t(top_->cfg[2 * i + 1]) << 32) | top_->cfg[2 * i];
+  }
+
+  void finish() override {
+    top_->final();
 #if VM_TRACE
-    if (tfp && sim.cycle >= la.fst_from) tfp->dump(ctx->time());
+    if (fst_) fst_->close();
 #endif
-  };
-  auto tick = [&]() {
-    edge(1);
-    edge(0);
-  };
-
-  top->clk = 0;
-  top->rst = 1;
-  top->dump = 0;
-  top->ev_en = sim.events != nullptr || sim.ls != nullptr;
-  top->eval();
-  // the model must have been built for this Config
-  for (int i = 0; i < 12; i++) {
-    uint64_t have = (uint64_t(top->cfg[2 * i + 1]) << 32) | top->cfg[2 * i];
-    if (have != uint64_t(*c.field(i))) {
-      fprintf(stderr, "otpu-rtl: this build has %s=%" PRIu64 ", the bundle %s=%" PRId64 "\n",
-              OtpuConfig::kNames[i], have, OtpuConfig::kNames[i], *c.field(i));
-      return 2;
-    }
   }
 
-  tick();
-  tick();
-  top->rst = 0;
-  bool timeout = false;
-  otpu_checker *chk = sim.ls ? otpu_ls_checker(sim.ls) : nullptr;
-  bool show = la.progress || (sim.ls && isatty(2));
-  double t0 = now_s(), next_note = t0 + 1.0;
-  while (!top->stopped) {
-    if (sim.cycle >= max_cycles) {
-      timeout = true;
-      break;
-    }
-    sim.cycle++;
-    tick();
-    if (chk) {
-      otpu_ls_cycle(sim.ls, sim.cycle);
-      if (!la.keep_going && otpu_check_count(chk)) break;  // the first divergence
-      if (show && (sim.cycle & 1023) == 0 && now_s() >= next_note) {
-        double dt = now_s() - t0;
-        fprintf(stderr, "\rotpu-lockstep: %" PRIu64 " cycles, %" PRIu64 " instructions retired, "
-                "%.0f cycles/s ", sim.cycle, otpu_check_retired(chk), double(sim.cycle) / dt);
-        next_note += 1.0;
-      }
-    }
-  }
-  if (show && chk) fprintf(stderr, "\n");
-  // the last edge reports the halt / error level changes of the final cycle, and dumps
-  top->dump = 1;
-  tick();
-  top->ev_en = 0;
-  top->dump = 0;
-  top->final();
+ private:
+  void edge(int clk, bool wave) {
+    top_->clk = clk;
+    top_->eval();
+    ctx_->timeInc(1);
 #if VM_TRACE
-  if (tfp) tfp->close();
+    if (fst_ && wave) fst_->dump(ctx_->time());
+#else
+    (void)wave;
 #endif
-  if (sim.events && sim.events != stdout) fclose(sim.events);
+  }
 
-  printf("cycles=%" PRIu64 "\n", sim.cycle);
-  bool any_error = false;
-  for (int s = 0; s < c.S; s++) {
-    const SliceDump &d = sim.dump[size_t(s)];
-    any_error = any_error || d.state[1];
-    printf("slice %d: icount=%u pc=%u halted=%u error=%u\n", s, d.state[3], d.state[2],
-           d.state[0], d.state[1]);
-    if (timeout) {
-      for (size_t k = 0; k + 5 < d.slots.size(); k += 16) {
-        if (!d.slots[k]) continue;
-        unsigned u = d.slots[k + 2];
-        printf("  in flight: slot %zu pc=%u %s unit=%s %s deps=0x%x\n", k / 16, d.slots[k + 3],
-               op_name(int(d.slots[k + 4])), u < 5 ? kUnits[u] : "?",
-               d.slots[k + 1] ? "started" : "waiting", d.slots[k + 5]);
-      }
-    }
-  }
-  if (!dump_dir.empty()) {
-    for (int s = 0; s < c.S; s++)
-      if (!write_final(dump_dir, s, sim.dump[size_t(s)])) return 2;
-  }
-  if (sim.ls) {
-    if (la.keep_going || !otpu_check_count(chk)) {
-      for (int s : sim.halted) otpu_ls_state(sim.ls, uint32_t(s), 0, sim.dump[size_t(s)].state[2], 0);
-      otpu_ls_end(sim.ls);
-    }
-    int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle);
-    otpu_ls_close(sim.ls);
-    return rc;
-  }
-  if (timeout) {
-    printf("timeout: no halt within %" PRIu64 " cycles\n", max_cycles);
-    return 3;
-  }
-  return any_error ? 1 : 0;
+  std::unique_ptr<VerilatedContext> ctx_{new VerilatedContext};
+  std::unique_ptr<Votpu_rtl_tb> top_;
+#if VM_TRACE
+  std::unique_ptr<VerilatedFstC> fst_;
+#endif
+};
+
+std::unique_ptr<RtlTop> make_top(int argc, char **argv) {
+  return std::unique_ptr<RtlTop>(new CcTop(argc, argv));
 }
+
+}  // namespace
+
+int main(int argc, char **argv) { return rtl_driver_main(argc, argv, make_top); }

@@ -138,16 +138,31 @@ static std::vector<std::string> lockstep_libs() {
   return libs;
 }
 
-static std::string build_flags(bool trace) {
-  std::string f = "--cc --exe --build -Wno-fatal -Wno-lint -Wno-style --top-module otpu_rtl_tb";
-  if (trace) f += " --trace-fst --trace-structs --trace-max-array 512";
+static std::string build_flags(RtlTopKind kind) {
+  std::string f = kind == RtlTopKind::kSystemC ? "--sc" : "--cc";
+  f += " --exe --build -Wno-fatal -Wno-lint -Wno-style --top-module otpu_rtl_tb";
+  if (kind == RtlTopKind::kTraced) f += " --trace-fst --trace-structs --trace-max-array 512";
   return f;
 }
 
-bool build_key(const OtpuConfig &c, bool trace, std::string *key, std::string *err) {
+// the top (main or sc_main) a build of `kind` compiles; the other one is left out
+static bool other_top(const std::string &src, RtlTopKind kind) {
+  const char *cc = "rtl_bridge/otpu_rtl_sim.cpp", *sc = "rtl_bridge/otpu_rtl_sc.cpp";
+  return src == (kind == RtlTopKind::kSystemC ? cc : sc);
+}
+
+const char *rtl_top_name(RtlTopKind kind) {
+  switch (kind) {
+    case RtlTopKind::kTraced: return " with tracing";
+    case RtlTopKind::kSystemC: return " (SystemC top)";
+    default: return "";
+  }
+}
+
+bool build_key(const OtpuConfig &c, RtlTopKind kind, std::string *key, std::string *err) {
   std::vector<std::string> srcs;
   if (!sources(&srcs, err)) return false;
-  std::string h = std::string(kBuildVersion) + "\n" + c.str() + "\n" + build_flags(trace) + "\n";
+  std::string h = std::string(kBuildVersion) + "\n" + c.str() + "\n" + build_flags(kind) + "\n";
   h += run_capture(verilator_bin() + " --version 2>&1");
   for (const auto &lib : lockstep_libs()) {
     std::string body;
@@ -170,7 +185,7 @@ bool build_key(const OtpuConfig &c, bool trace, std::string *key, std::string *e
 }
 
 // Builds the simulator of a Config into DIR/KEY (under an exclusive lock on DIR/KEY.lock).
-int build_into(const std::string &dir, const OtpuConfig &c, bool trace, const std::string &key,
+int build_into(const std::string &dir, const OtpuConfig &c, RtlTopKind kind, const std::string &key,
                std::string *exe) {
   std::string final_dir = dir + "/" + key;
   *exe = final_dir + "/otpu-rtl-sim";
@@ -199,19 +214,20 @@ int build_into(const std::string &dir, const OtpuConfig &c, bool trace, const st
   run_capture("rm -rf " + shell_quote(tmp));
   mkdirs(tmp);
   std::string root = source_root();
-  std::string cmd = verilator_bin() + " " + build_flags(trace) + " -j " +
+  std::string cmd = verilator_bin() + " " + build_flags(kind) + " -j " +
                     env_or("OTPU_RTL_JOBS", "2") + gparams(c);
   for (const auto &s : srcs)
-    if (ends_with(s, ".sv") || ends_with(s, ".cpp"))
+    if ((ends_with(s, ".sv") || ends_with(s, ".cpp")) && !other_top(s, kind))
       cmd += " " + shell_quote(root + "/" + s);
   cmd += " -CFLAGS " + shell_quote("-I" + root + "/rtl_bridge -I" + root + "/dpi -I" + root +
                                    "/checker -I" + root + "/sim");
   std::string ld;
   for (const auto &lib : lockstep_libs()) ld += lib + " ";
   cmd += " -LDFLAGS " + shell_quote(ld + "-lcrypto -lm");
+  if (kind == RtlTopKind::kSystemC) cmd += " -LDFLAGS -lsystemc";
   cmd += " --Mdir " + shell_quote(tmp + "/obj") + " -o " + shell_quote(tmp + "/otpu-rtl-sim");
   fprintf(stderr, "otpu-rtl: building the RTL for %s%s (key %s)\n", c.str().c_str(),
-          trace ? " with tracing" : "", key.c_str());
+          rtl_top_name(kind), key.c_str());
   std::string log = tmp + "/build.log";
   int rc = system((cmd + " > " + shell_quote(log) + " 2>&1").c_str());
   if (rc != 0 || !is_file(tmp + "/otpu-rtl-sim")) {
@@ -224,7 +240,7 @@ int build_into(const std::string &dir, const OtpuConfig &c, bool trace, const st
     close(lfd);
     return 4;
   }
-  std::ofstream(tmp + "/config.txt") << c.str() << "\ntrace=" << (trace ? 1 : 0) << "\n"
+  std::ofstream(tmp + "/config.txt") << c.str() << "\ntop=" << build_flags(kind) << "\n"
                                      << run_capture(verilator_bin() + " --version 2>&1");
   run_capture("rm -rf " + shell_quote(tmp + "/obj"));
   run_capture("rm -rf " + shell_quote(final_dir));
@@ -238,9 +254,9 @@ int build_into(const std::string &dir, const OtpuConfig &c, bool trace, const st
 }
 
 // The simulator of a Config: prebuilt, cached, or built now into the cache.
-int find_or_build(const OtpuConfig &c, bool trace, std::string *exe) {
+int find_or_build(const OtpuConfig &c, RtlTopKind kind, std::string *exe) {
   std::string key, err;
-  if (!build_key(c, trace, &key, &err)) {
+  if (!build_key(c, kind, &key, &err)) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 4;
   }
@@ -249,7 +265,7 @@ int find_or_build(const OtpuConfig &c, bool trace, std::string *exe) {
     *exe = pre + "/" + key + "/otpu-rtl-sim";
     return 0;
   }
-  return build_into(cache_dir(), c, trace, key, exe);
+  return build_into(cache_dir(), c, kind, key, exe);
 }
 
 // the Config of `otpu-rtl build|path` arguments

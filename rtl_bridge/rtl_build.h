@@ -17,12 +17,18 @@ bool read_file(const std::string &path, std::string *out);
 std::string run_capture(const std::string &cmd);
 bool mkdirs(const std::string &p);
 
-bool build_key(const OtpuConfig &c, bool trace, std::string *key, std::string *err);
+// the simulators of a Config: the C++ top (rtl_bridge/otpu_rtl_sim.cpp), the same with FST
+// tracing, and the SystemC top (rtl_bridge/otpu_rtl_sc.cpp)
+enum class RtlTopKind { kPlain, kTraced, kSystemC };
+// " with tracing", " (SystemC top)" or "", for messages
+const char *rtl_top_name(RtlTopKind kind);
+
+bool build_key(const OtpuConfig &c, RtlTopKind kind, std::string *key, std::string *err);
 // Builds into DIR/KEY/otpu-rtl-sim. 0, or 4 (the build failed; its log went to stderr).
-int build_into(const std::string &dir, const OtpuConfig &c, bool trace, const std::string &key,
+int build_into(const std::string &dir, const OtpuConfig &c, RtlTopKind kind, const std::string &key,
                std::string *exe);
 // Prebuilt, cached, or built now into the cache. 0, or 4.
-int find_or_build(const OtpuConfig &c, bool trace, std::string *exe);
+int find_or_build(const OtpuConfig &c, RtlTopKind kind, std::string *exe);
 // A Config from `build|path` arguments (bundle folders or KEY=VALUE words).
 bool config_from_args(const std::vector<std::string> &a, OtpuConfig *c, std::string *err);
 // The Configs meson builds ahead of time.

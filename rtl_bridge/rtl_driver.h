@@ -1,0 +1,45 @@
+// rtl_driver.h - the driver of one otpu-rtl build (one Config), shared by its two tops: the plain
+// Verilator C++ top (otpu_rtl_sim.cpp, main) and the SystemC top (otpu_rtl_sc.cpp, sc_main,
+// Verilator --sc). Both run the same program:
+//
+//   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [+plusargs]
+//                [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress]
+//                 [--repro CMD] [--fst-from CYCLE]]
+//
+// It loads the bundle into the RTL's memories (the DPI functions of rtl/otpu_dpi.sv), runs until
+// every slice has halted or stopped with an error, or the cycle limit, prints the cycles and each
+// slice's state, and with --dump writes DIR/final_<s>.txt in the golden format
+// (../shared/vectors/FORMAT.md). Exit: 0 ok, 1 a simulated error, 2 bad input, 3 timeout.
+//
+// With --lockstep the C model runs beside the RTL (dpi/lockstep.h): every event is judged as it
+// happens; the first divergence stops the run (or is counted, --keep-going) and the report is
+// written into --report DIR; the exit status is then 0 pass, 1 divergence, 3 hang/timeout.
+#ifndef OTPU_RTL_DRIVER_H
+#define OTPU_RTL_DRIVER_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+// The Verilated model of otpu_rtl_tb (rtl_bridge/otpu_rtl_tb.sv), as each top drives it.
+class RtlTop {
+ public:
+  virtual ~RtlTop() = default;
+  // starts an FST waveform; false if this build cannot trace
+  virtual bool open_wave(const std::string &path) = 0;
+  // the inputs, seen from the next evaluation on
+  virtual void set_inputs(bool rst, bool dump, bool ev_en) = 0;
+  virtual void settle() = 0;                 // evaluate without a clock edge
+  virtual void tick(bool wave) = 0;          // one clock cycle; `wave`: dump it to the FST
+  virtual bool stopped() const = 0;          // every slice halted or stopped with an error
+  virtual uint64_t config(int i) const = 0;  // the build's Config field i (otpu_bundle.h order)
+  virtual void finish() = 0;                 // final blocks; closes the waveform
+};
+
+// Builds the top; called once the bundle is read and before the first evaluation.
+using RtlTopMaker = std::unique_ptr<RtlTop> (*)(int argc, char **argv);
+
+// The whole run (the usage above); the process exit status.
+int rtl_driver_main(int argc, char **argv, RtlTopMaker make);
+
+#endif
