@@ -58,17 +58,28 @@ typedef struct {
     uint8_t nw;
 } producer;
 
+/* One entry of the ring of recent events; disassembled only when a report takes it. */
+typedef struct {
+    const char *what; /* "dispatch", "start", "complete", "halt" */
+    uint32_t slice, slot, unit;
+    uint64_t cycle;
+    int has_ins;
+    uint64_t n;
+    uint32_t pc;
+    otpu_instr ins;
+} event;
+
 struct otpu_checker {
     otpu_check_options o;
     otpu_machine *m;
     const otpu_config *cfg;
     slice_state *sl;
-    uint64_t cycle, last_progress, count, retired, writes;
+    uint64_t cycle, last_progress, count, retired, writes, regs;
     int model_stopped;        /* the model raised its error: nothing more can be judged */
     otpu_divergence first;
     int have_first;
     char message[256];
-    otpu_div_event hist[HISTORY];
+    event hist[HISTORY];
     uint64_t nhist;
     producer *prod;
     uint64_t nprod;
@@ -97,15 +108,34 @@ static void describe(const rec *r, otpu_div_instr *d)
 static void remember(otpu_checker *c, const char *what, uint32_t s, uint32_t slot, uint32_t unit,
                      const rec *r)
 {
-    otpu_div_event *e = &c->hist[c->nhist++ % HISTORY];
-    memset(e, 0, sizeof *e);
-    snprintf(e->what, sizeof e->what, "%s", what);
+    event *e = &c->hist[c->nhist++ % HISTORY];
+    e->what = what;
     e->slice = s;
     e->slot = slot;
     e->unit = unit;
     e->cycle = c->cycle;
-    if (r)
-        describe(r, &e->ins);
+    e->has_ins = r != NULL;
+    if (r) {
+        e->n = r->n;
+        e->pc = r->pc;
+        e->ins = r->ins;
+    }
+}
+
+/* An event of the ring as a report shows it. */
+static void report_event(const event *e, otpu_div_event *d)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->what, sizeof d->what, "%s", e->what);
+    d->slice = e->slice;
+    d->slot = e->slot;
+    d->unit = e->unit;
+    d->cycle = e->cycle;
+    if (e->has_ins) {
+        d->ins.n = e->n;
+        d->ins.pc = e->pc;
+        otpu_disasm(&e->ins, d->ins.disasm, sizeof d->ins.disasm);
+    }
 }
 
 static int bad_call(otpu_checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -181,14 +211,25 @@ static void inputs(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d
     }
 }
 
-/* A divergence at one location (the rest filled by the caller). */
-static otpu_divergence at_location(otpu_space space, uint64_t addr)
+/* A divergence at one location (the rest filled by the caller). The struct is large (the
+ * history, the in-flight list): it is filled on the failure paths only. */
+static otpu_divergence *at_location(otpu_divergence *d, otpu_space space, uint64_t addr)
 {
-    otpu_divergence d;
-    memset(&d, 0, sizeof d);
-    d.has_loc = 1;
-    d.space = space;
-    d.addr = addr;
+    memset(d, 0, sizeof *d);
+    d->has_loc = 1;
+    d->space = space;
+    d->addr = addr;
+    return d;
+}
+
+/* A divergence at the location of an RTL write event, with the bits it wrote. */
+static otpu_divergence *written(otpu_divergence *d, otpu_space space, uint64_t addr,
+                                uint32_t data, uint32_t mask)
+{
+    at_location(d, space, addr);
+    d->has_actual = 1;
+    d->actual = data;
+    d->mask = mask;
     return d;
 }
 
@@ -238,7 +279,7 @@ static int diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r
     }
     uint64_t lim = c->nhist < HISTORY ? c->nhist : HISTORY;
     for (uint64_t i = 0; i < lim; i++)
-        f->history[f->nhistory++] = c->hist[(c->nhist - lim + i) % HISTORY];
+        report_event(&c->hist[(c->nhist - lim + i) % HISTORY], &f->history[f->nhistory++]);
     c->have_first = 1;
     return OTPU_CHECK_DIVERGED;
 }
@@ -572,19 +613,17 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
     c->last_progress = c->cycle;
     if (c->model_stopped && !ss->head)
         return OTPU_CHECK_OK;
-    otpu_divergence d = at_location(space, addr);
-    d.has_actual = 1;
-    d.actual = data;
-    d.mask = mask;
+    otpu_divergence d; /* filled on a failure path */
     rec *r = unit_head(ss, unit);
     if (!r)
-        return diverge(c, OTPU_DIV_STRAY, s, NULL, &d,
+        return diverge(c, OTPU_DIV_STRAY, s, NULL, written(&d, space, addr, data, mask),
                        "unit %s wrote with no started instruction in flight",
                        otpu_unit_name((otpu_unit)unit));
     ensure_retired(c, s, r);
     if (!r->retired)
         return r->faulted || c->model_stopped ? OTPU_CHECK_OK
-               : diverge(c, OTPU_DIV_STRAY, s, r, &d, "the model cannot complete this instruction yet");
+               : diverge(c, OTPU_DIV_STRAY, s, r, written(&d, space, addr, data, mask),
+                         "the model cannot complete this instruction yet");
     /* an older instruction still in flight that reads or writes this location */
     for (rec *q = ss->head; q && q != r; q = q->next) {
         if (!q->dispatched || q->seq > r->seq)
@@ -593,6 +632,7 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
         for (size_t k = 0; !hit && k < q->nfp; k++)
             hit = !q->fp[k].write && otpu_range_hits(&q->fp[k], space, addr);
         if (hit) {
+            written(&d, space, addr, data, mask);
             d.has_other = 1;
             describe(q, &d.other);
             return diverge(c, OTPU_DIV_ORDER, s, r, &d,
@@ -607,17 +647,17 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
         return OTPU_CHECK_OK;
     if (r->faulted)
         return OTPU_CHECK_OK; /* the model stopped inside it: partial writes are not judged */
-    d.has_expected = 1;
-    d.expected = want;
     if (m == OTPU_MATCH_DUPLICATE && c->o.allow_duplicates && (data == want))
         return OTPU_CHECK_OK;
     r->diffs++;
+    written(&d, space, addr, data, mask);
+    d.has_expected = m != OTPU_MATCH_STRAY;
+    d.expected = want;
     if (m == OTPU_MATCH_VALUE)
         return diverge(c, OTPU_DIV_VALUE, s, r, &d, "expected %08x, the RTL wrote %08x", want, data);
     if (m == OTPU_MATCH_DUPLICATE)
         return diverge(c, OTPU_DIV_DUPLICATE, s, r, &d,
                        "this location was already written as often as the model writes it");
-    d.has_expected = 0;
     return diverge(c, OTPU_DIV_STRAY, s, r, &d, "the instruction does not write this location");
 }
 
@@ -641,20 +681,19 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
     }
     if (ss->reg_overflow)
         return OTPU_CHECK_OK;
-    otpu_divergence d = at_location(OTPU_SP_REG, reg);
-    d.has_actual = 1;
-    d.actual = value;
+    otpu_divergence d; /* filled on a failure path */
     if (!ss->rlen)
         return c->model_stopped ? OTPU_CHECK_OK
-               : diverge(c, OTPU_DIV_REGISTER, s, NULL, &d,
+               : diverge(c, OTPU_DIV_REGISTER, s, NULL, written(&d, OTPU_SP_REG, reg, value, 0),
                          "the RTL wrote R%u; the model writes no register here", reg);
     regw w = ss->regq[ss->rhead];
     ss->rhead = (ss->rhead + 1) % REGQ;
     ss->rlen--;
-    d.has_expected = 1;
-    d.expected = w.v;
+    c->regs++;
     if (w.r != reg || w.v != value) {
-        d.addr = w.r;
+        written(&d, OTPU_SP_REG, w.r, value, 0);
+        d.has_expected = 1;
+        d.expected = w.v;
         return diverge(c, OTPU_DIV_REGISTER, s, NULL, &d,
                        "pc %u (n %llu): expected R%u = %08x, the RTL wrote R%u = %08x", w.pc,
                        (unsigned long long)w.n, w.r, w.v, reg, value);
@@ -705,7 +744,8 @@ int otpu_check_complete(otpu_checker *c, uint32_t s, uint32_t unit)
         size_t left = 0;
         const otpu_write *w = otpu_expect_missing(&r->exp, &left);
         if (w) {
-            otpu_divergence d = at_location((otpu_space)w->space, w->addr);
+            otpu_divergence d;
+            at_location(&d, (otpu_space)w->space, w->addr);
             d.has_expected = 1;
             d.expected = w->val;
             d.mask = w->mask;
@@ -769,7 +809,8 @@ static int first_diff_words(const uint32_t *a, const uint32_t *b, uint64_t n, ui
 static int state_diff(otpu_checker *c, uint32_t s, otpu_space sp, uint64_t at, uint64_t count,
                       uint32_t want, uint32_t got, const char *what)
 {
-    otpu_divergence d = at_location(sp, at);
+    otpu_divergence d;
+    at_location(&d, sp, at);
     d.has_expected = d.has_actual = 1;
     d.expected = want;
     d.actual = got;
@@ -789,14 +830,19 @@ static int compare_state(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
     if (rtl->tmem && first_diff_words(v.tmem, rtl->tmem, cfg->TMEM_WORDS, &at, &count))
         return state_diff(c, s, OTPU_SP_TMEM, at, count, v.tmem[at], rtl->tmem[at], "TMEM");
     if (rtl->dram) {
-        /* the RTL's image, then zeros to DRAM_BYTES; the model's untouched pages are zero */
+        /* the RTL's image, then zeros to DRAM_BYTES. The model's pages it never touched are
+         * zero: compared as zeros, they are not faulted in (a 32 MiB DRAM is mostly such) */
         uint64_t len = rtl->dram_len < cfg->DRAM_BYTES ? rtl->dram_len : cfg->DRAM_BYTES;
+        uint8_t *touched = malloc((size_t)((cfg->DRAM_BYTES + 4095) / 4096));
+        if (touched)
+            otpu_machine_dram_pages(c->m, s, touched);
         count = 0;
         for (uint64_t page = 0; page < cfg->DRAM_BYTES; page += 4096) {
             uint64_t end = page + 4096 < cfg->DRAM_BYTES ? page + 4096 : cfg->DRAM_BYTES;
             static const uint8_t zero[4096];
-            if (end <= len ? !memcmp(v.dram + page, rtl->dram + page, (size_t)(end - page))
-                           : page >= len && !memcmp(v.dram + page, zero, (size_t)(end - page)))
+            const uint8_t *model = touched && !touched[page / 4096] ? zero : v.dram + page;
+            if (end <= len ? !memcmp(model, rtl->dram + page, (size_t)(end - page))
+                           : page >= len && !memcmp(model, zero, (size_t)(end - page)))
                 continue;
             for (uint64_t i = page; i < end; i += 4) {
                 uint32_t want, got = 0;
@@ -807,6 +853,7 @@ static int compare_state(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
                     at = i;
             }
         }
+        free(touched);
         if (count) {
             uint32_t want, got = 0;
             memcpy(&want, v.dram + at, 4);
@@ -895,4 +942,13 @@ uint64_t otpu_check_count(const otpu_checker *c) { return c->count; }
 const char *otpu_check_message(const otpu_checker *c) { return c->message; }
 uint64_t otpu_check_retired(const otpu_checker *c) { return c->retired; }
 uint64_t otpu_check_writes(const otpu_checker *c) { return c->writes; }
+uint64_t otpu_check_regs(const otpu_checker *c) { return c->regs; }
+
+uint64_t otpu_check_instructions(const otpu_checker *c)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < c->cfg->S; s++)
+        n += otpu_machine_view(c->m, s).icount;
+    return n;
+}
 const otpu_machine *otpu_check_model(const otpu_checker *c) { return c->m; }

@@ -161,8 +161,10 @@ const otpu_divergence *otpu_check_first(const otpu_checker *c); /* NULL: none */
 uint64_t otpu_check_count(const otpu_checker *c);
 const char *otpu_check_message(const otpu_checker *c); /* the last BAD_CALL's reason */
 /* Counters for the verdict line. */
-uint64_t otpu_check_retired(const otpu_checker *c);  /* instructions judged */
-uint64_t otpu_check_writes(const otpu_checker *c);   /* RTL writes judged */
+uint64_t otpu_check_instructions(const otpu_checker *c); /* the model's, in program order */
+uint64_t otpu_check_retired(const otpu_checker *c);  /* unit instructions judged */
+uint64_t otpu_check_writes(const otpu_checker *c);   /* RTL memory writes judged */
+uint64_t otpu_check_regs(const otpu_checker *c);     /* RTL register writes judged */
 const otpu_machine *otpu_check_model(const otpu_checker *c);
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* lockstep.c - EVENTS.md records onto the checker. */
 #include "lockstep.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,22 +19,30 @@ struct otpu_ls {
 
 static otpu_ls *attached;
 
-otpu_ls *otpu_ls_open(const char *bundle, const otpu_ls_options *o, char *err, size_t errlen)
+otpu_ls *otpu_ls_open_bundle(const otpu_bundle *b, const otpu_ls_options *o, char *err,
+                             size_t errlen)
 {
-    otpu_bundle b;
-    if (otpu_bundle_read(bundle, &b, err, errlen))
-        return NULL;
     otpu_ls *ls = calloc(1, sizeof *ls);
-    if (ls) {
-        if (o)
-            ls->o = *o;
-        ls->c = otpu_checker_new(&b, &ls->o.check, err, errlen);
+    if (!ls) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
     }
-    otpu_bundle_free(&b);
-    if (!ls || !ls->c) {
+    if (o)
+        ls->o = *o;
+    ls->c = otpu_checker_new(b, &ls->o.check, err, errlen);
+    if (!ls->c) {
         free(ls);
         return NULL;
     }
+    return ls;
+}
+
+otpu_ls *otpu_ls_open(const char *bundle, const otpu_ls_options *o, char *err, size_t errlen)
+{
+    otpu_bundle b;
+    otpu_ls *ls = otpu_bundle_read(bundle, &b, err, errlen) ? NULL
+                                                            : otpu_ls_open_bundle(&b, o, err, errlen);
+    otpu_bundle_free(&b);
     return ls;
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bundle.h"
 #include "check.h"
 
 #ifdef __cplusplus
@@ -27,7 +28,11 @@ typedef struct {
     void *user;
 } otpu_ls_options;
 
+/* A session for the bundle folder (read here), or for a bundle already read (kept by the
+ * caller; the session copies what it needs). NULL with one line in err on bad input. */
 otpu_ls *otpu_ls_open(const char *bundle, const otpu_ls_options *o, char *err, size_t errlen);
+otpu_ls *otpu_ls_open_bundle(const otpu_bundle *b, const otpu_ls_options *o, char *err,
+                             size_t errlen);
 void otpu_ls_close(otpu_ls *ls);
 otpu_checker *otpu_ls_checker(otpu_ls *ls);
 

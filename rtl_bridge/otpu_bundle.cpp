@@ -1,14 +1,14 @@
 // otpu_bundle.cpp - see otpu_bundle.h.
 #include "otpu_bundle.h"
 
+#include "bundle.h"
+
 #include <openssl/evp.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 const char *const OtpuConfig::kNames[12] = {"S",          "D",     "MCOLS", "ACT_BLOCKS",
                                             "TMEM_WORDS", "DRAM_BYTES", "IMEM_WORDS", "LANES",
@@ -93,59 +93,14 @@ bool otpu_parse_config_word(const std::string &word, OtpuConfig *cfg, std::strin
   return false;
 }
 
-bool otpu_read_config(const std::string &dir, OtpuConfig *cfg, std::vector<uint32_t> *args,
-                      std::string *err, std::string *expect, std::string *error) {
-  std::ifstream f(dir + "/case.txt");
-  if (!f) {
-    *err = "cannot read " + dir + "/case.txt";
-    return false;
-  }
-  *cfg = OtpuConfig();
-  args->clear();
-  std::string line;
-  int ln = 0;
-  while (std::getline(f, line)) {
-    ln++;
-    line = trim(line);
-    if (line.empty() || line[0] == '#') continue;
-    size_t eq = line.find('=');
-    if (eq == std::string::npos) {
-      *err = dir + "/case.txt:" + std::to_string(ln) + ": not a key=value line";
-      return false;
-    }
-    std::string k = line.substr(0, eq), v = line.substr(eq + 1);
-    if (k == "desc") continue;
-    if (k == "expect") {
-      if (expect) *expect = v;
-      continue;
-    }
-    if (k == "error") {
-      if (error) *error = v;
-      continue;
-    }
-    if (k == "ARGS") {
-      std::stringstream ss(v);
-      std::string a;
-      while (std::getline(ss, a, ',')) {
-        int64_t x;
-        if (!parse_int(trim(a), &x)) {
-          *err = dir + "/case.txt:" + std::to_string(ln) + ": bad run argument '" + a + "'";
-          return false;
-        }
-        args->push_back(uint32_t(x));
-      }
-      if (args->size() > 8) {
-        *err = dir + "/case.txt: more than 8 run arguments";
-        return false;
-      }
-      continue;
-    }
-    std::string e;
-    if (!otpu_parse_config_word(k + "=" + v, cfg, &e)) {
-      *err = dir + "/case.txt:" + std::to_string(ln) + ": " + e;
-      return false;
-    }
-  }
+bool otpu_read_config(const std::string &dir, OtpuConfig *cfg, std::string *err) {
+  otpu_bundle b;
+  char e[1024];
+  bool ok = otpu_bundle_read(dir.c_str(), &b, e, sizeof e) == 0;
+  if (ok) *cfg = otpu_rtl_config(b.cfg);
+  else *err = e;
+  otpu_bundle_free(&b);
+  if (!ok) return false;
   std::string bad = cfg->invalid();
   if (!bad.empty()) {
     *err = dir + "/case.txt: unsupported Config: " + bad;
@@ -154,56 +109,12 @@ bool otpu_read_config(const std::string &dir, OtpuConfig *cfg, std::vector<uint3
   return true;
 }
 
-bool otpu_read_bundle(const std::string &dir, OtpuBundle *b, std::string *err) {
-  b->dir = dir;
-  if (!otpu_read_config(dir, &b->cfg, &b->args, err, &b->expect, &b->error)) return false;
-  const OtpuConfig &c = b->cfg;
-  b->prog.assign(size_t(c.S), {});
-  b->dram.assign(size_t(c.S), {});
-  for (int s = 0; s < c.S; s++) {
-    std::string pp = dir + "/prog_" + std::to_string(s) + ".hex";
-    std::ifstream pf(pp);
-    if (!pf) {
-      *err = "cannot read " + pp;
-      return false;
-    }
-    std::string line;
-    int ln = 0;
-    while (std::getline(pf, line)) {
-      ln++;
-      line = trim(line);
-      if (line.empty()) continue;
-      char *end = nullptr;
-      errno = 0;
-      unsigned long w = std::strtoul(line.c_str(), &end, 16);
-      if (errno || *end || line.size() > 8) {
-        *err = pp + ":" + std::to_string(ln) + ": not a 32-bit hex word: '" + line + "'";
-        return false;
-      }
-      b->prog[s].push_back(uint32_t(w));
-    }
-    if (b->prog[s].size() % 8 != 0) {
-      *err = pp + ": " + std::to_string(b->prog[s].size()) +
-             " words, not a whole number of 8-word instructions";
-      return false;
-    }
-    if (int64_t(b->prog[s].size()) > c.IMEM_WORDS) {
-      *err = pp + ": the program does not fit IMEM_WORDS=" + std::to_string(c.IMEM_WORDS);
-      return false;
-    }
-    std::string dp = dir + "/dram_" + std::to_string(s) + ".bin";
-    std::ifstream df(dp, std::ios::binary);
-    if (!df) {
-      *err = "cannot read " + dp;
-      return false;
-    }
-    b->dram[s].assign(std::istreambuf_iterator<char>(df), std::istreambuf_iterator<char>());
-    if (int64_t(b->dram[s].size()) > c.DRAM_BYTES) {
-      *err = dp + ": larger than DRAM_BYTES=" + std::to_string(c.DRAM_BYTES);
-      return false;
-    }
-  }
-  return true;
+OtpuConfig otpu_rtl_config(const otpu_config &k) {
+  OtpuConfig c;
+  const uint64_t v[12] = {k.S, k.D, k.MCOLS, k.ACT_BLOCKS, k.TMEM_WORDS, k.DRAM_BYTES,
+                          k.IMEM_WORDS, k.LANES, k.PAIR, k.DSTEP, k.STREAM, k.ACT_ROWS};
+  for (int i = 0; i < 12; i++) *c.field(i) = int64_t(v[i]);
+  return c;
 }
 
 std::string otpu_sha256_hex(const void *data, size_t n) {

@@ -1,11 +1,14 @@
-// otpu_bundle.h - reading a run bundle for otpu-rtl (../shared/vectors/FORMAT.md): case.txt
-// (the Config and ARGS), prog_<s>.hex and dram_<s>.bin. Errors are returned as sentences.
+// otpu_bundle.h - the Config of a run bundle as the RTL builds see it (the -G parameters, the
+// build key, the limits of the reference RTL), and SHA-256. Bundles themselves are read by
+// libotpusim (sim/bundle.h).
 #ifndef OTPU_BUNDLE_H
 #define OTPU_BUNDLE_H
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "config.h"
 
 struct OtpuConfig {
   // the Config fields, in case.txt's order; defaults are opentpu/isasim.py's Config defaults
@@ -24,23 +27,14 @@ struct OtpuConfig {
   std::string invalid() const;
 };
 
-struct OtpuBundle {
-  std::string dir;
-  OtpuConfig cfg;
-  std::vector<uint32_t> args;                    // up to 8 run arguments
-  std::vector<std::vector<uint32_t>> prog;       // per slice: the program words
-  std::vector<std::vector<uint8_t>> dram;        // per slice: the initial DRAM bytes (trimmed)
-  std::string expect, error;                     // the case's expectation, if given
-};
-
-// case.txt only (enough to choose a build); false with *err set on bad input
-bool otpu_read_config(const std::string &dir, OtpuConfig *cfg, std::vector<uint32_t> *args,
-                      std::string *err, std::string *expect = nullptr,
-                      std::string *error = nullptr);
-// the whole bundle
-bool otpu_read_bundle(const std::string &dir, OtpuBundle *b, std::string *err);
+// The Config of a bundle folder: the whole bundle is read and checked (libotpusim's reader,
+// sim/bundle.h), then the Config is checked against what the RTL can be built for. false with
+// *err set (one line naming the file) on bad input.
+bool otpu_read_config(const std::string &dir, OtpuConfig *cfg, std::string *err);
 // a Config from "KEY=VALUE" words (the others keep their defaults)
 bool otpu_parse_config_word(const std::string &word, OtpuConfig *cfg, std::string *err);
+// the C model's Config in this form
+OtpuConfig otpu_rtl_config(const otpu_config &c);
 
 // SHA-256 of a buffer as 64 lowercase hex digits (OpenSSL libcrypto)
 std::string otpu_sha256_hex(const void *data, size_t n);

@@ -136,12 +136,9 @@ int cmd_run(int argc, char **argv) {
   if (!realpath(bundle.c_str(), abs)) return bad(bundle + ": not a bundle folder (" + strerror(errno) + ")");
   bundle = abs;
   // the whole bundle is read here, so bad input is named before any build or run
-  OtpuBundle whole;
+  OtpuConfig c;
   std::string err;
-  if (!otpu_read_bundle(bundle, &whole, &err)) return bad(err);
-  const OtpuConfig &c = whole.cfg;
-  std::string why = c.invalid();
-  if (!why.empty()) return bad(bundle + ": the reference RTL cannot be built for this Config: " + why);
+  if (!otpu_read_config(bundle, &c, &err)) return bad(err);
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
   // made now so that a bad --report is named before the run; removed again if left empty
   if (!no_check && !mkdirs(report)) return bad("cannot create the report folder " + report);

@@ -50,9 +50,8 @@ int cmd_run(int argc, char **argv) {
   if (argc < 3) return usage();
   std::string bundle = argv[2];
   OtpuConfig c;
-  std::vector<uint32_t> args;
   std::string err;
-  if (!otpu_read_config(bundle, &c, &args, &err)) {
+  if (!otpu_read_config(bundle, &c, &err)) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 2;
   }

@@ -273,8 +273,7 @@ bool config_from_args(const std::vector<std::string> &a, OtpuConfig *c, std::str
   *c = OtpuConfig();
   for (const auto &w : a) {
     if (w.find('=') == std::string::npos) {
-      std::vector<uint32_t> args;
-      if (!otpu_read_config(w, c, &args, err)) return false;
+      if (!otpu_read_config(w, c, err)) return false;
       continue;
     }
     if (!otpu_parse_config_word(w, c, err)) return false;

@@ -4,6 +4,7 @@
 #include "rtl_driver.h"
 
 #include "Votpu_rtl_tb__Dpi.h"
+#include "bundle.h"
 #include "lockstep.h"
 #include "otpu_bundle.h"
 #include "report.h"
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -65,8 +67,7 @@ struct SliceDump {
 // Everything the DPI callbacks reach: the bundle being loaded, the dump being filled, the event
 // log. One per process (DPI-C functions have no context argument); main owns it.
 struct Sim {
-  const OtpuBundle *b = nullptr;
-  std::vector<std::vector<uint32_t>> dram_words;
+  const otpu_bundle *b = nullptr;      // libotpusim's reader (sim/bundle.h)
   std::vector<SliceDump> dump;
   FILE *events = nullptr;
   uint64_t cycle = 0;
@@ -80,21 +81,24 @@ Sim *g_sim = nullptr;
 // ---- DPI-C: bundle loading (rtl/otpu_dpi.sv) -------------------------------------------------
 unsigned int otpu_bundle_word(int sid, int space, long long idx) {
   const Sim &s = *g_sim;
-  if (space == 0) {
-    const auto &p = s.b->prog[size_t(sid)];
-    return idx >= 0 && size_t(idx) < p.size() ? p[size_t(idx)] : 0u;
-  }
-  const auto &d = s.dram_words[size_t(sid)];
-  return idx >= 0 && size_t(idx) < d.size() ? d[size_t(idx)] : 0u;
+  if (idx < 0) return 0u;
+  size_t i = size_t(idx);
+  if (space == 0) return i < s.b->prog_words[sid] ? s.b->prog[sid][i] : 0u;
+  // DRAM words are little endian; the image may end inside a word
+  const uint8_t *d = s.b->dram[sid];
+  size_t len = s.b->dram_len[sid];
+  uint32_t w = 0;
+  for (size_t k = 0; k < 4 && 4 * i + k < len; k++) w |= uint32_t(d[4 * i + k]) << (8 * k);
+  return w;
 }
 
 unsigned int otpu_bundle_info(int sid, int what) {
   const Sim &s = *g_sim;
-  if (what == 0) return unsigned(s.b->prog[size_t(sid)].size() / 8);
-  if (what == 1) return unsigned(s.dram_words[size_t(sid)].size());
+  if (what == 0) return unsigned(s.b->prog_words[sid] / 8);
+  if (what == 1) return unsigned((s.b->dram_len[sid] + 3) / 4);
   if (what >= 8 && what < 16) {
-    size_t k = size_t(what - 8);
-    return k < s.b->args.size() ? s.b->args[k] : 0u;
+    unsigned k = unsigned(what - 8);
+    return k < s.b->nargs ? s.b->args[k] : 0u;
   }
   return 0;
 }
@@ -241,8 +245,10 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
   if (const char *bad = otpu_ls_bad_call(sim.ls))
     fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n", bad);
   if (!d) {
-    printf("lockstep: PASS (%" PRIu64 " cycles, %" PRIu64 " instructions and %" PRIu64
-           " writes checked)\n", cycles, otpu_check_retired(c), otpu_check_writes(c));
+    printf("lockstep: PASS (%" PRIu64 " cycles, %" PRIu64 " instructions; checked: %" PRIu64
+           " unit instructions with %" PRIu64 " writes, %" PRIu64 " register writes)\n", cycles,
+           otpu_check_instructions(c), otpu_check_retired(c), otpu_check_writes(c),
+           otpu_check_regs(c));
     return otpu_ls_bad_call(sim.ls) ? 2 : 0;
   }
   otpu_report_info info{};
@@ -274,6 +280,12 @@ double now_s() {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
+
+// the bundle read by libotpusim, freed on every way out
+struct ReadBundle {
+  otpu_bundle b{};
+  ~ReadBundle() { otpu_bundle_free(&b); }
+};
 
 }  // namespace
 
@@ -331,22 +343,19 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   }
   if (bundle.empty()) return usage();
 
-  OtpuBundle b;
-  std::string err;
-  if (!otpu_read_bundle(bundle, &b, &err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+  ReadBundle rb;
+  char err[1024];
+  if (otpu_bundle_read(bundle.c_str(), &rb.b, err, sizeof err)) {
+    fprintf(stderr, "otpu-rtl: %s\n", err);
     return 2;
   }
+  const otpu_bundle &b = rb.b;
 
   Sim sim;
   sim.b = &b;
   g_sim = &sim;
-  const OtpuConfig &c = b.cfg;
+  const OtpuConfig c = otpu_rtl_config(b.cfg);
   for (int s = 0; s < c.S; s++) {
-    const auto &by = b.dram[size_t(s)];
-    std::vector<uint32_t> w((by.size() + 3) / 4, 0);
-    for (size_t i = 0; i < by.size(); i++) w[i / 4] |= uint32_t(by[i]) << (8 * (i % 4));
-    sim.dram_words.push_back(std::move(w));
     SliceDump d;
     d.tmem.assign(size_t(c.TMEM_WORDS), 0);
     d.dram_words = uint64_t(c.DRAM_BYTES / 4);
@@ -364,21 +373,21 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     }
   }
 
-  if (la.on) {
-    otpu_ls_options lo{};
-    lo.check.keep_going = la.keep_going;
-    lo.check.hang_cycles = la.hang_cycles;
-    lo.check.slots = 256;
-    lo.read_state = read_state;
-    lo.user = &sim;
-    char lerr[1024];
-    sim.ls = otpu_ls_open(bundle.c_str(), &lo, lerr, sizeof lerr);
-    if (!sim.ls) {
-      fprintf(stderr, "otpu-lockstep: %s\n", lerr);
-      return 2;
-    }
-    otpu_ls_attach(sim.ls);
-  }
+  // The C model is built on a second thread while the RTL is constructed and loads its
+  // memories (no event reaches the session before the reset ends).
+  otpu_ls_options lo{};
+  lo.check.keep_going = la.keep_going;
+  lo.check.hang_cycles = la.hang_cycles;
+  lo.check.slots = 256;
+  lo.read_state = read_state;
+  lo.user = &sim;
+  char lerr[1024] = "";
+  std::thread model;
+  if (la.on) model = std::thread([&] { sim.ls = otpu_ls_open_bundle(&b, &lo, lerr, sizeof lerr); });
+  struct Join {
+    std::thread &t;
+    ~Join() { if (t.joinable()) t.join(); }
+  } join{model};
 
   const std::unique_ptr<RtlTop> top = make(argc, argv);
   if (!fst.empty() && !top->open_wave(fst)) {
@@ -388,9 +397,17 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   }
   auto tick = [&]() { top->tick(!fst.empty() && sim.cycle >= la.fst_from); };
 
-  const bool ev_en = sim.events != nullptr || sim.ls != nullptr;
+  const bool ev_en = sim.events != nullptr || la.on;
   top->set_inputs(true, false, ev_en);
   top->settle();
+  if (la.on) {
+    model.join();
+    if (!sim.ls) {
+      fprintf(stderr, "otpu-lockstep: %s\n", lerr);
+      return 2;
+    }
+    otpu_ls_attach(sim.ls);
+  }
   // the model must have been built for this Config
   for (int i = 0; i < 12; i++) {
     uint64_t have = top->config(i);
@@ -420,8 +437,8 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
       if (!la.keep_going && otpu_check_count(chk)) break;  // the first divergence
       if (show && (sim.cycle & 1023) == 0 && now_s() >= next_note) {
         double dt = now_s() - t0;
-        fprintf(stderr, "\rotpu-lockstep: %" PRIu64 " cycles, %" PRIu64 " instructions retired, "
-                "%.0f cycles/s ", sim.cycle, otpu_check_retired(chk), double(sim.cycle) / dt);
+        fprintf(stderr, "\rotpu-lockstep: %" PRIu64 " cycles, %" PRIu64 " instructions, "
+                "%.0f cycles/s ", sim.cycle, otpu_check_instructions(chk), double(sim.cycle) / dt);
         next_note += 1.0;
       }
     }

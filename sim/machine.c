@@ -2,8 +2,11 @@
  * HALT CHAIN, WAITW's host hook, and the listener calls around every instruction. */
 #include "machine.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "slice.h"
 
@@ -403,10 +406,10 @@ int otpu_machine_settle(otpu_machine *m)
     return raise(m, &m->sl[0]);
 }
 
-int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
+int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
 {
     uint32_t S = m->cfg.S;
-    m->steps = 0;
+    uint64_t stop = budget > UINT64_MAX - m->steps ? UINT64_MAX : m->steps + budget;
     for (;;) {
         for (uint32_t s = 0; s < S; s++) {
             otpu_slice *sl = &m->sl[s];
@@ -420,6 +423,12 @@ int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
                         m->listener.on_error(m->listener.user, sl->sid, &m->err);
                     return -1;
                 }
+                if (!max_steps)
+                    m->steps++;
+                /* slices meet only in otpu_machine_settle: stopping between steps and
+                 * starting again from slice 0 runs the same program */
+                if (m->steps >= stop)
+                    return 1;
             }
         }
         int r = otpu_machine_settle(m);
@@ -428,4 +437,43 @@ int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
         if (r == 0)
             return 0; /* every slice halted */
     }
+}
+
+int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
+{
+    m->steps = 0;
+    int r;
+    while ((r = otpu_machine_run_some(m, max_steps, UINT64_MAX)) == 1)
+        ;
+    return r;
+}
+
+uint64_t otpu_machine_steps(const otpu_machine *m) { return m->steps; }
+
+int otpu_machine_dram_pages(const otpu_machine *m, uint32_t s, uint8_t *touched)
+{
+    /* The DRAM is an anonymous mapping (otpu_slice_init). Linux's page map tells, for each
+     * page, whether it is present or swapped out; a page that is neither was never touched
+     * and reads as zero. */
+    uint64_t pages = (m->cfg.DRAM_BYTES + 4095) / 4096;
+    memset(touched, 1, pages);
+    int fd = sysconf(_SC_PAGESIZE) == 4096 ? open("/proc/self/pagemap", O_RDONLY) : -1;
+    if (fd < 0)
+        return -1;
+    uint64_t first = (uint64_t)(uintptr_t)m->sl[s].dram / 4096, entry[512];
+    int rc = 0;
+    for (uint64_t p = 0; p < pages && !rc; p += 512) {
+        uint64_t n = pages - p < 512 ? pages - p : 512;
+        ssize_t got = pread(fd, entry, n * 8, (off_t)((first + p) * 8));
+        if (got != (ssize_t)(n * 8)) {
+            rc = -1;
+            break;
+        }
+        for (uint64_t k = 0; k < n; k++)
+            touched[p + k] = (entry[k] >> 62) != 0; /* bit 63 present, bit 62 swapped */
+    }
+    close(fd);
+    if (rc)
+        memset(touched, 1, pages);
+    return rc;
 }

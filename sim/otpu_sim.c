@@ -1,6 +1,6 @@
 /* otpu-sim - run, check and disassemble openTPU programs with libotpusim.
  *
- *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N]
+ *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N] [--progress]
  *   otpu-sim check BUNDLE [--max-steps N]
  *   otpu-sim disasm FILE.hex
  *
@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bundle.h"
 #include "golden.h"
@@ -20,7 +22,7 @@
 #define DEFAULT_MAX_STEPS 10000000ull /* the reference's Machine.run default */
 
 static const char usage[] =
-    "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N]\n"
+    "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N] [--progress]\n"
     "       otpu-sim check BUNDLE [--max-steps N]\n"
     "       otpu-sim disasm FILE.hex\n"
     "\n"
@@ -31,6 +33,8 @@ static const char usage[] =
     "                       dram_<s>.bin (trailing zeros trimmed), act_<s>.bin, ascale_<s>.bin\n"
     "        --max-steps N  stop with an error after N instructions (default 10000000, the\n"
     "                       reference's; 0: no limit)\n"
+    "        --progress     instructions executed and rate on stderr, once a second (default\n"
+    "                       when stderr is a terminal)\n"
     "check   run a bundle and compare with its trace_<s>.txt and final_<s>.txt; an expected\n"
     "        error must come from the same instruction and be of the same kind\n"
     "disasm  print a program, one instruction per line\n"
@@ -48,7 +52,38 @@ static int bad(const char *fmt, const char *a)
 typedef struct {
     const char *bundle, *trace, *dump;
     uint64_t max_steps;
+    int progress;
 } options;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* otpu_machine_run, with a progress line on stderr about once a second when asked */
+static int run_with_progress(otpu_machine *m, uint64_t max_steps, int show)
+{
+    if (!show)
+        return otpu_machine_run(m, max_steps);
+    const uint64_t piece = 1u << 22; /* a few hundredths of a second of instructions */
+    double t0 = now_s(), next = t0 + 1.0;
+    int r, shown = 0;
+    while ((r = otpu_machine_run_some(m, max_steps, piece)) == 1) {
+        double t = now_s();
+        if (t < next)
+            continue;
+        uint64_t n = otpu_machine_steps(m);
+        fprintf(stderr, "\rotpu-sim: %" PRIu64 " instructions, %.3g instructions/s ", n,
+                (double)n / (t - t0));
+        shown = 1;
+        next = t + 1.0;
+    }
+    if (shown)
+        fprintf(stderr, "\n");
+    return r;
+}
 
 static int parse(int argc, char **argv, options *o, int allow_out)
 {
@@ -64,6 +99,8 @@ static int parse(int argc, char **argv, options *o, int allow_out)
             o->max_steps = strtoull(argv[++i], &end, 0);
             if (errno || *end || argv[i][0] == '-')
                 return bad("--max-steps: '%s' is not a count", argv[i]);
+        } else if (allow_out && !strcmp(a, "--progress")) {
+            o->progress = 1;
         } else if (allow_out && !strcmp(a, "--trace") && i + 1 < argc) {
             o->trace = argv[++i];
         } else if (allow_out && !strcmp(a, "--dump") && i + 1 < argc) {
@@ -175,7 +212,7 @@ static int cmd_run(int argc, char **argv)
         }
     }
     if (!rc) {
-        int r = otpu_machine_run(m, o.max_steps);
+        int r = run_with_progress(m, o.max_steps, o.progress || isatty(2));
         summary(m);
         if (r) {
             fprintf(stderr, "otpu-sim: error: %s\n", otpu_machine_error(m)->msg);

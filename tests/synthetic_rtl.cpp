@@ -336,6 +336,13 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
                         f.space = OTPU_SP_TMEM;
                         f.addr = f.nth % fin.tmem.size();
                     }
+                    if (f.kind == Fault::EndStateDram && f.slice == s) {
+                        if (fin.dram.size() <= f.nth) fin.dram.resize(f.nth + 1, 0);
+                        fin.dram[f.nth] ^= uint8_t(1u << (f.bit & 7));
+                        f.applied = true;
+                        f.space = OTPU_SP_DRAM;
+                        f.addr = f.nth & ~uint64_t(3); // reported by word
+                    }
                     otpu_rtl_state rs{fin.tmem.data(), fin.dram.data(), fin.dram.size(),
                                       fin.act.data(), fin.ascale.data(), fin.R.data(), fin.pc};
                     call(otpu_check_halt(c, s, &rs));

@@ -44,7 +44,9 @@ struct Recording {
 // Run the bundle on a fresh model and record every instruction with its writes.
 Recording record(const otpu_bundle &b);
 
-enum class Fault { None, Flip, Drop, Stray, Duplicate, Order, Reg, Control, Hang, ErrorFlag, EndState };
+// EndState flips a TMEM bit of the final state, EndStateDram a bit of DRAM byte `nth`
+enum class Fault { None, Flip, Drop, Stray, Duplicate, Order, Reg, Control, Hang, ErrorFlag, EndState,
+                   EndStateDram };
 
 struct Injection {
     Fault kind = Fault::None;

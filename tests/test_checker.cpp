@@ -90,6 +90,30 @@ TEST(Checker, CompletionsAreOutOfOrderAcrossUnits)
     EXPECT_EQ(otpu_check_count(run.c), 0u) << run.text();
 }
 
+// The verdict's counters: every instruction, the unit ones, the register writes.
+TEST(Checker, CountsWhatItJudged)
+{
+    for (const char *name : {"kernel_mlp_S1", "regs_loop", "gather_bar_S2"}) {
+        Case k(vectors_dir() + "/isa/" + name);
+        Lockstep run(k, DriveOptions{}, nullptr);
+        size_t all = 0, unit = 0, regs = 0;
+        for (const SliceRun &sr : k.rec.slices)
+            for (const Step &st : sr.steps) {
+                all++;
+                unit += st.windowed;
+                for (const otpu_write &w : st.writes)
+                    regs += !st.windowed && w.space == OTPU_SP_REG;
+            }
+        EXPECT_EQ(otpu_check_instructions(run.c), all) << name;
+        EXPECT_EQ(otpu_check_retired(run.c), unit) << name;
+        EXPECT_EQ(otpu_check_regs(run.c), regs) << name;
+        EXPECT_GT(all, 0u);
+        if (!strcmp(name, "regs_loop")) {
+            EXPECT_GT(regs, 0u);
+        }
+    }
+}
+
 // ---------------------------------------------------------------- faults
 
 struct Expect {
@@ -111,12 +135,13 @@ void inject(const std::string &bundle, Fault fault, otpu_div_kind kind, uint64_t
     ASSERT_NE(d, nullptr) << "not detected";
     EXPECT_EQ(d->kind, kind) << run.text();
     EXPECT_EQ(d->slice, slice);
-    if (fault != Fault::EndState && fault != Fault::Reg && fault != Fault::ErrorFlag) {
+    if (fault != Fault::EndState && fault != Fault::EndStateDram && fault != Fault::Reg &&
+        fault != Fault::ErrorFlag) {
         EXPECT_TRUE(d->has_ins) << run.text();
         EXPECT_EQ(d->ins.n, inj.n) << run.text();
     }
     if (fault == Fault::Flip || fault == Fault::Drop || fault == Fault::Stray ||
-        fault == Fault::Duplicate || fault == Fault::EndState) {
+        fault == Fault::Duplicate || fault == Fault::EndState || fault == Fault::EndStateDram) {
         EXPECT_TRUE(d->has_loc);
         EXPECT_EQ(d->space, inj.space) << run.text();
         EXPECT_EQ(d->addr, inj.addr) << run.text();
@@ -181,6 +206,17 @@ TEST(Faults, RegistersControlErrorsHangsAndEndState)
     inject(vectors_dir() + "/isa/kernel_mlp_S1", Fault::EndState, OTPU_DIV_END_STATE, 300);
 }
 
+// A DRAM byte the RTL changed where the model wrote nothing: in the image the bundle loaded,
+// in the last page (which the model never touched: it is compared as zeros, not read), and
+// in the first byte of a page past the image.
+TEST(Faults, EndStateDramAnywhere)
+{
+    std::string b = vectors_dir() + "/isa/kernel_mlp_S1";
+    inject(b, Fault::EndStateDram, OTPU_DIV_END_STATE, 16);
+    inject(b, Fault::EndStateDram, OTPU_DIV_END_STATE, 1048576 - 3);
+    inject(b, Fault::EndStateDram, OTPU_DIV_END_STATE, 40 * 4096);
+}
+
 TEST(Faults, KeepGoingCountsThemAll)
 {
     Case k(vectors_dir() + "/isa/kernel_mlp_S1");
@@ -204,6 +240,22 @@ TEST(Report, TextAndJsonCarryTheFacts)
     Lockstep run(k, DriveOptions{}, &inj);
     const otpu_divergence *d = otpu_check_first(run.c);
     ASSERT_NE(d, nullptr);
+    // the recent events: in cycle order, the failing instruction's own start among them,
+    // each instruction disassembled
+    ASSERT_EQ(d->nhistory, size_t(OTPU_DIV_HISTORY));
+    bool own_start = false;
+    for (size_t i = 0; i < d->nhistory; i++) {
+        const otpu_div_event &e = d->history[i];
+        if (i) {
+            EXPECT_GE(e.cycle, d->history[i - 1].cycle);
+        }
+        EXPECT_TRUE(!strcmp(e.what, "dispatch") || !strcmp(e.what, "start") ||
+                    !strcmp(e.what, "complete")) << e.what;
+        if (e.ins.disasm[0] == 0) continue;
+        own_start = own_start || (!strcmp(e.what, "start") && e.ins.n == d->ins.n &&
+                                  !strcmp(e.ins.disasm, d->ins.disasm));
+    }
+    EXPECT_TRUE(own_start);
     otpu_report_info info{"BUNDLE", "otpu-lockstep run BUNDLE", "wave.fst", 10, 20, 1};
     char *buf = nullptr;
     size_t n = 0;

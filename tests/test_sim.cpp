@@ -223,6 +223,32 @@ TEST(Sequencer, PastTheEndAndStepLimit)
     }
 }
 
+// A run in pieces (otpu-sim --progress) is the same run: same state, same step count, and the
+// step limit counts across the pieces.
+TEST(Sequencer, ARunInPiecesIsTheSameRun)
+{
+    auto prog = {li(1, 3), loop(3, 50), loop(1, 0, 1), addi(2, 2, 1), addi(3, 3, 1), halt()};
+    Machine whole, pieces;
+    whole.load(0, prog);
+    pieces.load(0, prog);
+    ASSERT_EQ(whole.run(), 0);
+    int r, calls = 0;
+    while ((r = otpu_machine_run_some(pieces.m, 1000000, 7)) == 1)
+        calls++;
+    ASSERT_EQ(r, 0) << pieces.e()->msg;
+    EXPECT_GT(calls, 10);
+    EXPECT_EQ(std::memcmp(whole.v().R, pieces.v().R, 16 * sizeof(uint32_t)), 0);
+    EXPECT_EQ(whole.v().icount, pieces.v().icount);
+    EXPECT_EQ(otpu_machine_steps(pieces.m), otpu_machine_steps(whole.m));
+    Machine limited;
+    limited.load(0, prog);
+    while ((r = otpu_machine_run_some(limited.m, 100, 7)) == 1)
+        ;
+    EXPECT_EQ(r, -1);
+    EXPECT_EQ(limited.e()->kind, OTPU_ERR_STEP_LIMIT);
+    EXPECT_EQ(limited.v().icount, 101u);
+}
+
 TEST(Sequencer, ErrorsNameSlicePcInstructionAndAddress)
 {
     Machine t;
@@ -453,6 +479,23 @@ TEST(Memory, BoardDramCostsOnlyWhatTheProgramTouches)
     ASSERT_EQ(otpu_machine_run(m, 100), 0) << otpu_machine_error(m)->msg;
     EXPECT_LT(rss_kb() - before, 64 * 1024) << "resident size grew with the DRAM size";
     otpu_machine_free(m);
+}
+
+// The end-state comparison skips the DRAM pages the model never touched: they must be exactly
+// the pages nothing was written to.
+TEST(Memory, UntouchedDramPagesAreKnown)
+{
+    Machine t; // 64 KiB: 16 pages
+    std::vector<uint8_t> touched(16, 7);
+    ASSERT_EQ(otpu_machine_dram_pages(t.m, 0, touched.data()), 0) << "no /proc/self/pagemap?";
+    for (int p = 0; p < 16; p++)
+        EXPECT_EQ(touched[p], 0) << "page " << p;
+    t.word(0, 3 * 4096 + 8, 0x12345678);
+    t.load(0, {st(5 * 4096, 0, 1), halt()}); // a ST writes page 5 (TMEM word 0)
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    ASSERT_EQ(otpu_machine_dram_pages(t.m, 0, touched.data()), 0);
+    for (int p = 0; p < 16; p++)
+        EXPECT_EQ(touched[p] != 0, p == 3 || p == 5) << "page " << p;
 }
 
 TEST(Memory, BadConfigsAreRefusedWithAReason)
