@@ -59,6 +59,11 @@ int cmd_run(int argc, char **argv) {
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[i], "--fst")) kind = RtlTopKind::kTraced;
     if (!strcmp(argv[i], "--systemc")) kind = RtlTopKind::kSystemC;
+    // the --dump folder is made now, so that a bad one is named before the run
+    if (!strcmp(argv[i], "--dump") && i + 1 < argc && !mkdirs(argv[i + 1])) {
+      fprintf(stderr, "otpu-rtl: cannot create the folder %s\n", argv[i + 1]);
+      return 2;
+    }
   }
   std::string exe;
   int rc = find_or_build(c, kind, &exe);

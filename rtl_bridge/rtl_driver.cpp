@@ -167,7 +167,8 @@ void otpu_ev_state(int sid, int kind, unsigned int a, unsigned int b) {
 
 namespace {
 
-int usage() {
+int usage(const std::string &why) {
+  fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
   fprintf(stderr,
           "usage: otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] "
           "[--events FILE] [+plusargs]\n"
@@ -287,17 +288,20 @@ struct ReadBundle {
   ~ReadBundle() { otpu_bundle_free(&b); }
 };
 
-}  // namespace
-
-int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
+// the command line (the usage above); false with the reason
+struct DriverArgs {
   std::string bundle, dump_dir, fst, events;
   uint64_t max_cycles = 200000000ull;
   LockstepArgs la;
+};
+
+bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
   auto number = [](const std::string &v, uint64_t *out) {
     char *end = nullptr;
     *out = std::strtoull(v.c_str(), &end, 0);
     return !v.empty() && !*end && v[0] != '-';
   };
+  LockstepArgs &la = o->la;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto val = [&](std::string *out) {
@@ -306,42 +310,74 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
       return true;
     };
     std::string v;
-    if (a == "--dump") {
-      if (!val(&dump_dir)) return usage();
-    } else if (a == "--fst") {
-      if (!val(&fst)) return usage();
-    } else if (a == "--events") {
-      if (!val(&events)) return usage();
-    } else if (a == "--lockstep") {
-      la.on = true;
-    } else if (a == "--keep-going") {
-      la.keep_going = true;
-    } else if (a == "--progress") {
-      la.progress = true;
-    } else if (a == "--report") {
-      if (!val(&la.report)) return usage();
-    } else if (a == "--repro") {
-      if (!val(&la.repro)) return usage();
-    } else if (a == "--hang-cycles") {
-      if (!val(&v) || !number(v, &la.hang_cycles)) return usage();
-    } else if (a == "--fst-from") {
-      if (!val(&v) || !number(v, &la.fst_from)) return usage();
-    } else if (a == "--max-cycles") {
-      if (!val(&v)) return usage();
-      char *end = nullptr;
-      max_cycles = std::strtoull(v.c_str(), &end, 0);
-      if (*end || v.empty()) return usage();
-    } else if (!a.empty() && a[0] == '+') {
-      // a plusarg: the RTL reads it ($value$plusargs)
-    } else if (!a.empty() && a[0] == '-') {
-      return usage();
-    } else if (bundle.empty()) {
-      bundle = a;
-    } else {
-      return usage();
+    bool ok = true;
+    if (a == "--dump") ok = val(&o->dump_dir);
+    else if (a == "--fst") ok = val(&o->fst);
+    else if (a == "--events") ok = val(&o->events);
+    else if (a == "--lockstep") la.on = true;
+    else if (a == "--keep-going") la.keep_going = true;
+    else if (a == "--progress") la.progress = true;
+    else if (a == "--report") ok = val(&la.report);
+    else if (a == "--repro") ok = val(&la.repro);
+    else if (a == "--hang-cycles") ok = val(&v) && number(v, &la.hang_cycles);
+    else if (a == "--fst-from") ok = val(&v) && number(v, &la.fst_from);
+    else if (a == "--max-cycles") ok = val(&v) && number(v, &o->max_cycles);
+    else if (!a.empty() && a[0] == '+') continue;  // a plusarg: the RTL reads it
+    else if ((!a.empty() && a[0] == '-') || !o->bundle.empty()) ok = false;
+    else o->bundle = a;
+    if (!ok) {
+      *why = a[0] == '-' ? "bad option or value: " + a : "unexpected argument: " + a;
+      return false;
     }
   }
-  if (bundle.empty()) return usage();
+  *why = "no BUNDLE";
+  return !o->bundle.empty();
+}
+
+// The RTL's memories of each slice, as the final dump fills them.
+void make_dumps(Sim *sim, const OtpuConfig &c) {
+  for (int s = 0; s < c.S; s++) {
+    SliceDump d;
+    d.tmem.assign(size_t(c.TMEM_WORDS), 0);
+    d.dram_words = uint64_t(c.DRAM_BYTES / 4);
+    d.sparse = c.DRAM_BYTES > (int64_t(1) << 28);
+    if (!d.sparse) d.dram.assign(size_t(d.dram_words), 0);
+    d.act.assign(size_t(c.act_rows() * c.ACT_BLOCKS * c.D), 0);
+    d.ascale.assign(size_t(c.act_rows() * c.ACT_BLOCKS), 0);
+    sim->dump.push_back(std::move(d));
+  }
+}
+
+// Each slice's state after the run (and on a timeout, what is still in flight). True if a
+// slice stopped with an error.
+bool print_slices(const Sim &sim, bool timeout) {
+  printf("cycles=%" PRIu64 "\n", sim.cycle);
+  bool any_error = false;
+  for (size_t s = 0; s < sim.dump.size(); s++) {
+    const SliceDump &d = sim.dump[s];
+    any_error = any_error || d.state[1];
+    printf("slice %zu: icount=%u pc=%u halted=%u error=%u\n", s, d.state[3], d.state[2],
+           d.state[0], d.state[1]);
+    if (!timeout) continue;
+    for (size_t k = 0; k + 5 < d.slots.size(); k += 16) {
+      if (!d.slots[k]) continue;
+      unsigned u = d.slots[k + 2];
+      printf("  in flight: slot %zu pc=%u %s unit=%s %s deps=0x%x\n", k / 16, d.slots[k + 3],
+             op_name(int(d.slots[k + 4])), u < 5 ? kUnits[u] : "?",
+             d.slots[k + 1] ? "started" : "waiting", d.slots[k + 5]);
+    }
+  }
+  return any_error;
+}
+
+}  // namespace
+
+int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
+  DriverArgs o;
+  std::string why;
+  if (!parse_args(argc, argv, &o, &why)) return usage(why);
+  const LockstepArgs &la = o.la;
+  const std::string &bundle = o.bundle, &fst = o.fst;
 
   ReadBundle rb;
   char err[1024];
@@ -355,20 +391,11 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   sim.b = &b;
   g_sim = &sim;
   const OtpuConfig c = otpu_rtl_config(b.cfg);
-  for (int s = 0; s < c.S; s++) {
-    SliceDump d;
-    d.tmem.assign(size_t(c.TMEM_WORDS), 0);
-    d.dram_words = uint64_t(c.DRAM_BYTES / 4);
-    d.sparse = c.DRAM_BYTES > (int64_t(1) << 28);
-    if (!d.sparse) d.dram.assign(size_t(d.dram_words), 0);
-    d.act.assign(size_t(c.act_rows() * c.ACT_BLOCKS * c.D), 0);
-    d.ascale.assign(size_t(c.act_rows() * c.ACT_BLOCKS), 0);
-    sim.dump.push_back(std::move(d));
-  }
-  if (!events.empty()) {
-    sim.events = events == "-" ? stdout : fopen(events.c_str(), "w");
+  make_dumps(&sim, c);
+  if (!o.events.empty()) {
+    sim.events = o.events == "-" ? stdout : fopen(o.events.c_str(), "w");
     if (!sim.events) {
-      fprintf(stderr, "otpu-rtl: cannot write %s\n", events.c_str());
+      fprintf(stderr, "otpu-rtl: cannot write %s\n", o.events.c_str());
       return 2;
     }
   }
@@ -426,7 +453,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   bool show = la.progress || (sim.ls && isatty(2));
   double t0 = now_s(), next_note = t0 + 1.0;
   while (!top->stopped()) {
-    if (sim.cycle >= max_cycles) {
+    if (sim.cycle >= o.max_cycles) {
       timeout = true;
       break;
     }
@@ -451,26 +478,10 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   top->finish();
   if (sim.events && sim.events != stdout) fclose(sim.events);
 
-  printf("cycles=%" PRIu64 "\n", sim.cycle);
-  bool any_error = false;
-  for (int s = 0; s < c.S; s++) {
-    const SliceDump &d = sim.dump[size_t(s)];
-    any_error = any_error || d.state[1];
-    printf("slice %d: icount=%u pc=%u halted=%u error=%u\n", s, d.state[3], d.state[2],
-           d.state[0], d.state[1]);
-    if (timeout) {
-      for (size_t k = 0; k + 5 < d.slots.size(); k += 16) {
-        if (!d.slots[k]) continue;
-        unsigned u = d.slots[k + 2];
-        printf("  in flight: slot %zu pc=%u %s unit=%s %s deps=0x%x\n", k / 16, d.slots[k + 3],
-               op_name(int(d.slots[k + 4])), u < 5 ? kUnits[u] : "?",
-               d.slots[k + 1] ? "started" : "waiting", d.slots[k + 5]);
-      }
-    }
-  }
-  if (!dump_dir.empty()) {
+  bool any_error = print_slices(sim, timeout);
+  if (!o.dump_dir.empty()) {
     for (int s = 0; s < c.S; s++)
-      if (!write_final(dump_dir, s, sim.dump[size_t(s)])) return 2;
+      if (!write_final(o.dump_dir, s, sim.dump[size_t(s)])) return 2;
   }
   if (sim.ls) {
     if (la.keep_going || !otpu_check_count(chk)) {
@@ -482,7 +493,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     return rc;
   }
   if (timeout) {
-    printf("timeout: no halt within %" PRIu64 " cycles\n", max_cycles);
+    printf("timeout: no halt within %" PRIu64 " cycles\n", o.max_cycles);
     return 3;
   }
   return any_error ? 1 : 0;
