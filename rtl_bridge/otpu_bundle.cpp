@@ -6,9 +6,7 @@
 #include <openssl/evp.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 const char *const OtpuConfig::kNames[12] = {"S",          "D",     "MCOLS", "ACT_BLOCKS",
                                             "TMEM_WORDS", "DRAM_BYTES", "IMEM_WORDS", "LANES",
