@@ -442,10 +442,7 @@ int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
 int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
 {
     m->steps = 0;
-    int r;
-    while ((r = otpu_machine_run_some(m, max_steps, UINT64_MAX)) == 1)
-        ;
-    return r;
+    return otpu_machine_run_some(m, max_steps, UINT64_MAX); /* an endless budget: 0 or -1 */
 }
 
 uint64_t otpu_machine_steps(const otpu_machine *m) { return m->steps; }
