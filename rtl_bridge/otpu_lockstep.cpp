@@ -147,7 +147,11 @@ int cmd_run(int argc, char **argv) {
   int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe);
   if (rc) return rc;
   std::string repro = "otpu-lockstep run " + shell_quote(bundle);
-  if (systemc) repro += " --systemc";
+  if (systemc) {
+    repro += " --systemc";
+    // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  }
   for (const auto &p : plusargs) repro += " " + shell_quote(p);
   if (!max_cycles.empty()) repro += " --max-cycles " + max_cycles;
   std::vector<std::string> cmd = {exe, bundle};

@@ -55,16 +55,23 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 2;
   }
-  RtlTopKind kind = RtlTopKind::kPlain;
+  bool fst = false, systemc = false;
   for (int i = 3; i < argc; i++) {
-    if (!strcmp(argv[i], "--fst")) kind = RtlTopKind::kTraced;
-    if (!strcmp(argv[i], "--systemc")) kind = RtlTopKind::kSystemC;
+    fst = fst || !strcmp(argv[i], "--fst");
+    systemc = systemc || !strcmp(argv[i], "--systemc");
     // the --dump folder is made now, so that a bad one is named before the run
     if (!strcmp(argv[i], "--dump") && i + 1 < argc && !mkdirs(argv[i + 1])) {
       fprintf(stderr, "otpu-rtl: cannot create the folder %s\n", argv[i + 1]);
       return 2;
     }
   }
+  if (fst && systemc) {
+    fprintf(stderr, "otpu-rtl: --fst needs the C++ top (the SystemC top writes no waveform)\n");
+    return 2;
+  }
+  RtlTopKind kind = systemc ? RtlTopKind::kSystemC : fst ? RtlTopKind::kTraced : RtlTopKind::kPlain;
+  // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
+  if (systemc) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   std::string exe;
   int rc = find_or_build(c, kind, &exe);
   if (rc) return rc;

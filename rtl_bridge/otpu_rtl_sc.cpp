@@ -1,8 +1,6 @@
 // otpu_rtl_sc.cpp - the SystemC top of an otpu-rtl build (Verilator --sc): sc_main binds the
 // Verilated otpu_rtl_tb module to SystemC signals and drives its clock, running the same driver
 // as the C++ top (rtl_driver.h; otpu_rtl_sim.cpp). `otpu-lockstep run --systemc` uses it.
-#include <stdlib.h>
-
 #include <systemc>
 
 #include "Votpu_rtl_tb.h"
@@ -75,8 +73,5 @@ std::unique_ptr<RtlTop> make_top(int argc, char **argv) {
 
 }  // namespace
 
-int sc_main(int argc, char **argv) {
-  // the verdict is the output; SystemC's banner is not (a user's setting wins)
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return rtl_driver_main(argc, argv, make_top);
-}
+// (SystemC prints its banner before sc_main: otpu-rtl and otpu-lockstep turn it off)
+int sc_main(int argc, char **argv) { return rtl_driver_main(argc, argv, make_top); }
