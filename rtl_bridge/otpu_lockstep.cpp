@@ -8,7 +8,8 @@
 // It finds or builds the simulator of the bundle's Config (rtl_build.h) and runs it with
 // --lockstep. On a divergence it re-runs the same bundle deterministically on the traced build,
 // dumping an FST of the --wave-window cycles before the divergence, so the report names the
-// waveform. Exit: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed.
+// waveform. Exit: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed,
+// 5 the simulator crashed, 6 an outcome the bundle's expect= contradicts (the usage text).
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -22,6 +23,8 @@
 #include <vector>
 
 #include "otpu_bundle.h"
+#include "cmdline.h"
+#include "proc.h"
 #include "rtl_build.h"
 
 namespace {
@@ -34,7 +37,8 @@ const char kUsage[] =
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
     "Config, with the C model checking every retired instruction's writes as they land.\n"
     "  --report DIR       where divergence.txt / divergence.json / wave.fst go\n"
-    "                     (default: otpu-lockstep-report/<bundle name>)\n"
+    "                     (default: otpu-lockstep-report/<bundle name>); those files of an\n"
+    "                     earlier run are removed when the run starts\n"
     "  --wave-window N    cycles of waveform before the divergence (default 1000; 0: none)\n"
     "  --keep-going       count every divergence instead of stopping at the first\n"
     "  --max-cycles N     stop after N cycles (default 200000000): a timeout\n"
@@ -44,33 +48,71 @@ const char kUsage[] =
     "                     stderr is a terminal)\n"
     "  --systemc          run the SystemC top of the RTL (sc_main, Verilator --sc) instead of\n"
     "                     the C++ one; the waveform window is taken on the traced C++ build\n"
-    "  +name=value        plusargs for the RTL (fault injection: rtl/README.md)\n"
-    "exit status: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 build failure\n";
+    "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
+    "                     malformed +otpu_* plusarg is bad input\n"
+    "\n"
+    "The verdict honours the bundle's expect=: RTL and model agreeing on an error the bundle\n"
+    "does not expect (or on a clean run where it expects one) is not a pass.\n"
+    "exit status: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed,\n"
+    "             5 the simulator crashed, 6 RTL and model agree on an outcome the bundle's\n"
+    "             expect= contradicts; 128+N: stopped by signal N (no verdict)\n";
+
+constexpr int kExitCrash = 5;
 
 int bad(const std::string &msg) {
   fprintf(stderr, "otpu-lockstep: %s\n", msg.c_str());
   return 2;
 }
 
-int run(const std::vector<std::string> &argv) {
+// The files a run writes into its report folder (removed at the start of a run, so a folder
+// never mixes two runs).
+const char *const kReportFiles[] = {"divergence.txt", "divergence.json", "wave.fst"};
+
+void clear_report(const std::string &dir) {
+  for (const char *f : kReportFiles) unlink((dir + "/" + f).c_str());
+}
+
+// --report DIR before anything runs: an existing folder, or one that can be made (it is made
+// only when the run starts, so a failed build or ^C leaves no empty folder behind).
+std::string report_problem(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0)
+    return S_ISDIR(st.st_mode) ? (access(dir.c_str(), W_OK) ? "cannot be written" : "")
+                               : "exists and is not a folder";
+  std::string up = dir;
+  while (!up.empty() && up.back() == '/') up.pop_back();
+  for (;;) {
+    size_t k = up.rfind('/');
+    up = k == std::string::npos ? "." : k == 0 ? "/" : up.substr(0, k);
+    if (stat(up.c_str(), &st) == 0)
+      return !S_ISDIR(st.st_mode) ? up + " is not a folder"
+             : access(up.c_str(), W_OK) ? "cannot be made (" + up + " cannot be written)" : "";
+    if (up == "." || up == "/") return "cannot be made";
+  }
+}
+
+// The simulator, as a child that dies with this process. Its exit status; kExitCrash if it
+// died of a signal. A signal to this process ends it after the child (cleanup() first).
+template <class Cleanup>
+int run(const std::vector<std::string> &argv, Cleanup cleanup) {
   std::vector<char *> av;
   for (const auto &a : argv) av.push_back(const_cast<char *>(a.c_str()));
   av.push_back(nullptr);
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execv(av[0], av.data());
-    fprintf(stderr, "otpu-lockstep: cannot run %s: %s\n", av[0], strerror(errno));
-    _exit(4);
+  otpu_proc_status st;
+  if (otpu_proc_run(av.data(), &st) != 0) {
+    fprintf(stderr, "otpu-lockstep: cannot start %s: %s\n", av[0], strerror(errno));
+    return kExitCrash;
   }
-  int st = 0;
-  if (pid < 0 || waitpid(pid, &st, 0) < 0) return 4;
-  if (WIFSIGNALED(st)) {
-    fprintf(stderr, "otpu-lockstep: the simulator died (signal %d)\n", WTERMSIG(st));
-    return 4;
+  if (st.interrupted) {
+    cleanup();
+    otpu_proc_reraise(st.interrupted);
   }
-  return WEXITSTATUS(st);
+  if (st.signal) {
+    fprintf(stderr, "otpu-lockstep: the simulator crashed (signal %d, %s); no verdict\n",
+            st.signal, strsignal(st.signal));
+    return kExitCrash;
+  }
+  return st.code == 127 ? kExitCrash : st.code;
 }
 
 // the "cycle" of a divergence.json
@@ -85,7 +127,7 @@ bool divergence_cycle(const std::string &report, uint64_t *cycle) {
 
 int cmd_run(int argc, char **argv) {
   std::string bundle, report, max_cycles, hang_cycles;
-  uint64_t window = 1000;
+  uint64_t window = 1000, n;
   bool keep_going = false, no_check = false, progress = false, systemc = false;
   std::vector<std::string> plusargs;
   for (int i = 2; i < argc; i++) {
@@ -95,24 +137,21 @@ int cmd_run(int argc, char **argv) {
       *out = argv[++i];
       return true;
     };
-    auto count = [](const std::string &v) {
-      char *end = nullptr;
-      std::strtoull(v.c_str(), &end, 0);
-      return !v.empty() && !*end && v[0] != '-';
-    };
     std::string v;
     if (a == "-h" || a == "--help") {
       fputs(kUsage, stdout);
       return 0;
     } else if (a == "--report") {
-      if (!val(&report)) return bad("--report needs a folder");
+      if (!val(&report) || report.empty()) return bad("--report needs a folder (see --help)");
     } else if (a == "--wave-window") {
-      if (!val(&v) || !count(v)) return bad("--wave-window needs a cycle count");
-      window = std::strtoull(v.c_str(), nullptr, 0);
+      if (!val(&v) || !parse_count(v, &window))
+        return bad("--wave-window needs a cycle count, not '" + printable(v) + "'");
     } else if (a == "--max-cycles") {
-      if (!val(&max_cycles) || !count(max_cycles)) return bad("--max-cycles needs a cycle count");
+      if (!val(&max_cycles) || !parse_count(max_cycles, &n))
+        return bad("--max-cycles needs a cycle count, not '" + printable(max_cycles) + "'");
     } else if (a == "--hang-cycles") {
-      if (!val(&hang_cycles) || !count(hang_cycles)) return bad("--hang-cycles needs a cycle count");
+      if (!val(&hang_cycles) || !parse_count(hang_cycles, &n))
+        return bad("--hang-cycles needs a cycle count, not '" + printable(hang_cycles) + "'");
     } else if (a == "--keep-going") {
       keep_going = true;
     } else if (a == "--no-check") {
@@ -124,28 +163,44 @@ int cmd_run(int argc, char **argv) {
     } else if (!a.empty() && a[0] == '+') {
       plusargs.push_back(a);
     } else if (!a.empty() && a[0] == '-') {
-      return bad("unknown option " + a + " (see --help)");
+      return bad("unknown option " + printable(a) + " (see --help)");
     } else if (bundle.empty()) {
       bundle = a;
     } else {
-      return bad("unexpected argument " + a + " (see --help)");
+      return bad("unexpected argument " + printable(a) + " (see --help)");
     }
   }
   if (bundle.empty()) return bad("run needs a BUNDLE folder (see --help)");
   char abs[PATH_MAX];
-  if (!realpath(bundle.c_str(), abs)) return bad(bundle + ": not a bundle folder (" + strerror(errno) + ")");
+  if (!realpath(bundle.c_str(), abs))
+    return bad(printable(bundle) + ": not a bundle folder (" + strerror(errno) + ")");
   bundle = abs;
   // the whole bundle is read here, so bad input is named before any build or run
   OtpuConfig c;
   std::string err;
   if (!otpu_read_config(bundle, &c, &err)) return bad(err);
+  std::string why = check_plusargs(plusargs, c);
+  if (!why.empty()) return bad(printable(why));
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
-  // made now so that a bad --report is named before the run; removed again if left empty
-  if (!no_check && !mkdirs(report)) return bad("cannot create the report folder " + report);
+  if (!no_check && !(why = report_problem(report)).empty())
+    return bad("--report " + printable(report) + ": " + why);
 
   std::string exe;
   int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe);
   if (rc) return rc;
+  bool made = false;
+  if (!no_check) {
+    struct stat st;
+    made = stat(report.c_str(), &st) != 0;
+    if (!mkdirs(report)) return bad("cannot create the report folder " + printable(report));
+    clear_report(report);
+  }
+  // a run stopped by a signal leaves no report and no folder it made
+  auto cleanup = [&] {
+    if (no_check) return;
+    clear_report(report);
+    if (made) rmdir(report.c_str());
+  };
   std::string repro = "otpu-lockstep run " + shell_quote(bundle);
   if (systemc) {
     repro += " --systemc";
@@ -163,8 +218,8 @@ int cmd_run(int argc, char **argv) {
   }
   if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
   cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
-  rc = run(cmd);
-  if (!no_check) rmdir(report.c_str());  // only if empty: nothing to report
+  rc = run(cmd, cleanup);
+  if (!no_check && made) rmdir(report.c_str());  // only if empty: nothing to report
   uint64_t cycle;
   if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle)) return rc;
   // the waveform window: the same run on the traced build, dumping the last `window` cycles
@@ -178,7 +233,7 @@ int cmd_run(int argc, char **argv) {
   cmd.insert(cmd.end(), {"--fst", report + "/wave.fst", "--fst-from", std::to_string(from)});
   fprintf(stderr, "otpu-lockstep: re-running with waveforms for cycles %llu..%llu\n",
           (unsigned long long)from, (unsigned long long)cycle);
-  int again = run(cmd);
+  int again = run(cmd, [&] { unlink((report + "/wave.fst").c_str()); });
   if (again != rc)
     fprintf(stderr, "otpu-lockstep: the re-run ended differently (exit %d, first %d): the run is "
                     "not deterministic\n", again, rc);
@@ -188,10 +243,11 @@ int cmd_run(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) return bad("a command is needed: run (see --help)");
+  if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    fputs(kUsage, stdout);
+    return 0;
   }
   if (!strcmp(argv[1], "run")) return cmd_run(argc, argv);
-  return bad(std::string("unknown command '") + argv[1] + "' (run; see --help)");
+  return bad("unknown command '" + printable(argv[1]) + "' (run; see --help)");
 }

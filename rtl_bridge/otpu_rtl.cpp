@@ -14,6 +14,7 @@
 // a lock file per key makes parallel runs share one build. A read-only prebuilt directory (the
 // meson build's, OTPU_RTL_PREBUILT) is searched first. --fst needs a build with tracing, which is
 // keyed (and built) separately, as is the SystemC top (--systemc, otpu_rtl_sc.cpp).
+#include "cmdline.h"
 #include "otpu_bundle.h"
 #include "rtl_build.h"
 
@@ -41,13 +42,14 @@ const char kUsage[] =
     "     3 timeout, 4 the build failed.\n"
     "build, path: build (or find) the simulator of a Config and print its path.\n";
 
-int usage() {
-  fputs(kUsage, stderr);
+// a bad command line: one line naming the problem
+int bad(const std::string &why) {
+  fprintf(stderr, "otpu-rtl: %s (see --help)\n", why.c_str());
   return 2;
 }
 
 int cmd_run(int argc, char **argv) {
-  if (argc < 3) return usage();
+  if (argc < 3) return bad("run needs a BUNDLE folder");
   std::string bundle = argv[2];
   OtpuConfig c;
   std::string err;
@@ -56,14 +58,21 @@ int cmd_run(int argc, char **argv) {
     return 2;
   }
   bool fst = false, systemc = false;
+  std::vector<std::string> plusargs;
   for (int i = 3; i < argc; i++) {
     fst = fst || !strcmp(argv[i], "--fst");
     systemc = systemc || !strcmp(argv[i], "--systemc");
+    if (argv[i][0] == '+') plusargs.push_back(argv[i]);
     // the --dump folder is made now, so that a bad one is named before the run
     if (!strcmp(argv[i], "--dump") && i + 1 < argc && !mkdirs(argv[i + 1])) {
       fprintf(stderr, "otpu-rtl: cannot create the folder %s\n", argv[i + 1]);
       return 2;
     }
+  }
+  std::string why = check_plusargs(plusargs, c);
+  if (!why.empty()) {
+    fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
+    return 2;
   }
   if (fst && systemc) {
     fprintf(stderr, "otpu-rtl: --fst needs the C++ top (the SystemC top writes no waveform)\n");
@@ -99,7 +108,7 @@ int cmd_build(int argc, char **argv, bool path_only) {
     else if (a == "--cache" && i + 1 < argc) cache = argv[++i];
     else if (a == "--stamp" && i + 1 < argc) stamp = argv[++i];
     else if (a == "--bundle" && i + 1 < argc) words.push_back(argv[++i]);
-    else if (!a.empty() && a[0] == '-') return usage();
+    else if (!a.empty() && a[0] == '-') return bad("unknown option " + printable(a));
     else words.push_back(a);
   }
   std::vector<OtpuConfig> cfgs;
@@ -136,7 +145,7 @@ int cmd_build(int argc, char **argv, bool path_only) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2) return usage();
+  if (argc < 2) return bad("a command is needed: run, build or path");
   std::string cmd = argv[1];
   if (cmd == "-h" || cmd == "--help") {
     fputs(kUsage, stdout);
@@ -145,5 +154,5 @@ int main(int argc, char **argv) {
   if (cmd == "run") return cmd_run(argc, argv);
   if (cmd == "build") return cmd_build(argc, argv, false);
   if (cmd == "path") return cmd_build(argc, argv, true);
-  return usage();
+  return bad("unknown command '" + printable(cmd) + "'");
 }

@@ -2,7 +2,10 @@
 // (rtl_build.h). Shared by otpu-rtl and otpu-lockstep.
 #include "rtl_build.h"
 
+#include "proc.h"
+
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -184,35 +188,66 @@ bool build_key(const OtpuConfig &c, RtlTopKind kind, std::string *key, std::stri
   return true;
 }
 
+// Temporary build folders no build is using: this key's (the caller holds its lock) and any
+// whose builder process is gone (a tool killed mid-build).
+static void remove_stale_temporaries(const std::string &dir, const std::string &key) {
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    size_t t = name.find(".tmp");
+    if (t == std::string::npos) continue;
+    pid_t pid = pid_t(std::atol(name.c_str() + t + 4));
+    bool mine = name.compare(0, t, key) == 0;
+    if (mine || pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
+      std::filesystem::remove_all(e.path(), ec);
+  }
+}
+
+// errno values that mean "this cache cannot be written here"
+static bool not_writable(int e) { return e == EACCES || e == EROFS || e == EPERM; }
+
 // Builds the simulator of a Config into DIR/KEY (under an exclusive lock on DIR/KEY.lock).
 int build_into(const std::string &dir, const OtpuConfig &c, RtlTopKind kind, const std::string &key,
                std::string *exe) {
   std::string final_dir = dir + "/" + key;
   *exe = final_dir + "/otpu-rtl-sim";
   if (!mkdirs(dir)) {
-    fprintf(stderr, "otpu-rtl: cannot create %s\n", dir.c_str());
+    if (not_writable(errno)) return kCacheNotWritable;
+    fprintf(stderr, "otpu-rtl: cannot create %s: %s\n", dir.c_str(), strerror(errno));
     return 4;
   }
   std::string lockp = dir + "/" + key + ".lock";
-  int lfd = open(lockp.c_str(), O_CREAT | O_RDWR, 0666);
-  if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
-    fprintf(stderr, "otpu-rtl: cannot lock %s\n", lockp.c_str());
+  // O_CLOEXEC: no compiler of the build inherits (and keeps) the lock
+  int lfd = open(lockp.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+  if (lfd < 0 && not_writable(errno)) return kCacheNotWritable;
+  if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    fprintf(stderr, "otpu-rtl: waiting for another build of %s%s (lock %s)\n", c.str().c_str(),
+            rtl_top_name(kind), lockp.c_str());
+    while (flock(lfd, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  if (lfd < 0) {
+    fprintf(stderr, "otpu-rtl: cannot lock %s: %s\n", lockp.c_str(), strerror(errno));
     return 4;
   }
-  if (is_file(*exe)) {
-    close(lfd);
-    return 0;
-  }
+  struct Unlock {
+    int fd;
+    ~Unlock() { close(fd); }
+  } unlock{lfd};
+  if (is_file(*exe)) return 0;
   std::vector<std::string> srcs;
   std::string err;
   if (!sources(&srcs, &err)) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
-    close(lfd);
     return 4;
   }
+  remove_stale_temporaries(dir, key);
   std::string tmp = dir + "/" + key + ".tmp" + std::to_string(getpid());
-  run_capture("rm -rf " + shell_quote(tmp));
-  mkdirs(tmp);
+  std::error_code ec;
+  if (!mkdirs(tmp)) {
+    fprintf(stderr, "otpu-rtl: cannot create %s: %s\n", tmp.c_str(), strerror(errno));
+    return 4;
+  }
   std::string root = source_root();
   std::string cmd = verilator_bin() + " " + build_flags(kind) + " -j " +
                     env_or("OTPU_RTL_JOBS", "2") + gparams(c);
@@ -229,28 +264,42 @@ int build_into(const std::string &dir, const OtpuConfig &c, RtlTopKind kind, con
   fprintf(stderr, "otpu-rtl: building the RTL for %s%s (key %s)\n", c.str().c_str(),
           rtl_top_name(kind), key.c_str());
   std::string log = tmp + "/build.log";
-  int rc = system((cmd + " > " + shell_quote(log) + " 2>&1").c_str());
-  if (rc != 0 || !is_file(tmp + "/otpu-rtl-sim")) {
+  otpu_proc_status st;
+  char *const argv[] = {const_cast<char *>("/bin/sh"), const_cast<char *>("-c"),
+                        const_cast<char *>(cmd.c_str()), nullptr};
+  int rc = otpu_proc_run_group(argv, log.c_str(), &st);
+  if (st.interrupted) {  // the tool was stopped: no half build stays behind
+    std::filesystem::remove_all(tmp, ec);
+    close(lfd);
+    otpu_proc_reraise(st.interrupted);
+  }
+  if (rc != 0 || st.code != 0 || st.signal || !is_file(tmp + "/otpu-rtl-sim")) {
     fprintf(stderr, "otpu-rtl: the build failed (%s); its log:\n", cmd.c_str());
     std::string body;
     read_file(log, &body);
     if (body.size() > 6000) body = "...\n" + body.substr(body.size() - 6000);
     fputs(body.c_str(), stderr);
-    run_capture("rm -rf " + shell_quote(tmp));
-    close(lfd);
+    std::filesystem::remove_all(tmp, ec);
     return 4;
   }
   std::ofstream(tmp + "/config.txt") << c.str() << "\ntop=" << build_flags(kind) << "\n"
                                      << run_capture(verilator_bin() + " --version 2>&1");
-  run_capture("rm -rf " + shell_quote(tmp + "/obj"));
-  run_capture("rm -rf " + shell_quote(final_dir));
+  std::filesystem::remove_all(tmp + "/obj", ec);
+  std::filesystem::remove_all(final_dir, ec);
   if (rename(tmp.c_str(), final_dir.c_str()) != 0) {
     fprintf(stderr, "otpu-rtl: cannot move %s to %s\n", tmp.c_str(), final_dir.c_str());
-    close(lfd);
     return 4;
   }
-  close(lfd);
   return 0;
+}
+
+// The per-user cache, where a cache that cannot be written falls back to.
+static std::string user_cache_dir(const std::string &failed) {
+  std::string x = env_or("XDG_CACHE_HOME", "");
+  std::string c = !x.empty() ? x + "/otpu-lockstep/rtl"
+                             : env_or("HOME", "/tmp") + "/.cache/otpu-lockstep/rtl";
+  if (c == failed) c = "/tmp/otpu-lockstep-" + std::to_string(getuid()) + "/rtl";
+  return c;
 }
 
 // The simulator of a Config: prebuilt, cached, or built now into the cache.
@@ -265,7 +314,24 @@ int find_or_build(const OtpuConfig &c, RtlTopKind kind, std::string *exe) {
     *exe = pre + "/" + key + "/otpu-rtl-sim";
     return 0;
   }
-  return build_into(cache_dir(), c, kind, key, exe);
+  // a finished build is moved into place whole, so reading one needs no lock
+  std::string dir = cache_dir();
+  *exe = dir + "/" + key + "/otpu-rtl-sim";
+  if (is_file(*exe)) return 0;
+  int rc = build_into(dir, c, kind, key, exe);
+  if (rc != kCacheNotWritable) return rc;
+  std::string fb = user_cache_dir(dir);
+  fprintf(stderr, "otpu-rtl: the cache %s cannot be written; building in %s\n", dir.c_str(),
+          fb.c_str());
+  *exe = fb + "/" + key + "/otpu-rtl-sim";
+  if (is_file(*exe)) return 0;
+  rc = build_into(fb, c, kind, key, exe);
+  if (rc == kCacheNotWritable) {
+    fprintf(stderr, "otpu-rtl: the cache %s cannot be written either (set OTPU_RTL_CACHE)\n",
+            fb.c_str());
+    return 4;
+  }
+  return rc;
 }
 
 // the Config of `otpu-rtl build|path` arguments

@@ -12,6 +12,7 @@
 
 std::string env_or(const char *name, const std::string &def);
 std::string shell_quote(const std::string &s);
+
 bool is_file(const std::string &p);
 bool read_file(const std::string &path, std::string *out);
 std::string run_capture(const std::string &cmd);
@@ -24,10 +25,16 @@ enum class RtlTopKind { kPlain, kTraced, kSystemC };
 const char *rtl_top_name(RtlTopKind kind);
 
 bool build_key(const OtpuConfig &c, RtlTopKind kind, std::string *key, std::string *err);
-// Builds into DIR/KEY/otpu-rtl-sim. 0, or 4 (the build failed; its log went to stderr).
+// build_into's answer when DIR cannot be written (find_or_build falls back to a per-user cache)
+constexpr int kCacheNotWritable = -1;
+// Builds into DIR/KEY/otpu-rtl-sim in a process group that dies with the tool (a tool stopped
+// by a signal removes its temporary folder and ends by that signal); stale temporaries of
+// killed builds are removed first. 0, 4 (the build failed; its log went to stderr), or
+// kCacheNotWritable.
 int build_into(const std::string &dir, const OtpuConfig &c, RtlTopKind kind, const std::string &key,
                std::string *exe);
-// Prebuilt, cached, or built now into the cache. 0, or 4.
+// Prebuilt, cached (no lock needed to use a finished build), or built now into the cache (a
+// cache that cannot be written: into the per-user cache, with one line saying so). 0, or 4.
 int find_or_build(const OtpuConfig &c, RtlTopKind kind, std::string *exe);
 // A Config from `build|path` arguments (bundle folders or KEY=VALUE words).
 bool config_from_args(const std::vector<std::string> &a, OtpuConfig *c, std::string *err);

@@ -6,7 +6,9 @@
 #include "Votpu_rtl_tb__Dpi.h"
 #include "bundle.h"
 #include "lockstep.h"
+#include "input.h"
 #include "otpu_bundle.h"
+#include "cmdline.h"
 #include "report.h"
 
 #include <sys/stat.h>
@@ -24,6 +26,9 @@
 #include <vector>
 
 namespace {
+
+// exit status: RTL and model agree on an outcome the bundle's expect= contradicts
+constexpr int kExitExpectation = 6;
 
 const char *kUnits[] = {"DMA", "MXU", "QUANT", "VPU", "COLL"};
 const char *kPorts[] = {"SEQ_R", "DMA_T", "DMA_M", "MXU_T", "QNT_A", "QNT_A2",
@@ -168,12 +173,7 @@ void otpu_ev_state(int sid, int kind, unsigned int a, unsigned int b) {
 namespace {
 
 int usage(const std::string &why) {
-  fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
-  fprintf(stderr,
-          "usage: otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] "
-          "[--events FILE] [+plusargs]\n"
-          "       [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress] "
-          "[--repro CMD] [--fst-from CYCLE]]\n");
+  fprintf(stderr, "otpu-rtl: %s (usage: rtl_bridge/rtl_driver.h)\n", why.c_str());
   return 2;
 }
 
@@ -238,6 +238,37 @@ struct LockstepArgs {
   uint64_t hang_cycles = 0, fst_from = 0;
 };
 
+// RTL and model agree (no divergence); the verdict is then the bundle's expect= against the
+// outcome they agree on. One line on stdout; 0 or kExitExpectation.
+int expectation_verdict(const otpu_bundle &b, const otpu_error *e, const char *counts) {
+  bool failed = e->kind != OTPU_ERR_NONE;
+  otpu_err_kind want = b.error[0] ? otpu_err_classify(b.error) : OTPU_ERR_NONE;
+  if (failed && b.expect_error && (!b.error[0] || want == e->kind)) {
+    printf("lockstep: PASS with the expected %s error (%s), RTL and model agree: %s\n",
+           otpu_err_kind_name(e->kind), counts, e->msg);
+    return 0;
+  }
+  if (!failed && !b.expect_error) {
+    printf("lockstep: PASS (%s)\n", counts);
+    return 0;
+  }
+  char q[200];
+  if (!failed)
+    printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree on a clean run, but the bundle "
+           "expects an error (%s) (%s)\n",
+           b.error[0] ? otpu_escape(b.error, strlen(b.error), q, sizeof q) : "any", counts);
+  else if (!b.expect_error)
+    printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree on a %s error the bundle does not "
+           "expect (expect=ok): the program is wrong, not the RTL: %s (%s)\n",
+           otpu_err_kind_name(e->kind), e->msg, counts);
+  else
+    printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree on a %s error, the bundle expects "
+           "a %s error ('%s'): %s (%s)\n", otpu_err_kind_name(e->kind),
+           otpu_err_kind_name(want), otpu_escape(b.error, strlen(b.error), q, sizeof q), e->msg,
+           counts);
+  return kExitExpectation;
+}
+
 // The verdict: the report files, one line on stdout; the exit status.
 int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &bundle,
                      const std::string &fst, uint64_t cycles) {
@@ -246,11 +277,13 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
   if (const char *bad = otpu_ls_bad_call(sim.ls))
     fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n", bad);
   if (!d) {
-    printf("lockstep: PASS (%" PRIu64 " cycles, %" PRIu64 " instructions; checked: %" PRIu64
-           " unit instructions with %" PRIu64 " writes, %" PRIu64 " register writes)\n", cycles,
-           otpu_check_instructions(c), otpu_check_retired(c), otpu_check_writes(c),
-           otpu_check_regs(c));
-    return otpu_ls_bad_call(sim.ls) ? 2 : 0;
+    char counts[256];
+    snprintf(counts, sizeof counts, "%" PRIu64 " cycles, %" PRIu64 " instructions; checked: %"
+             PRIu64 " unit instructions with %" PRIu64 " writes, %" PRIu64 " register writes",
+             cycles, otpu_check_instructions(c), otpu_check_retired(c), otpu_check_writes(c),
+             otpu_check_regs(c));
+    int rc = expectation_verdict(*sim.b, otpu_machine_error(otpu_check_model(c)), counts);
+    return otpu_ls_bad_call(sim.ls) ? 2 : rc;
   }
   otpu_report_info info{};
   info.bundle = bundle.c_str();
@@ -291,15 +324,17 @@ struct ReadBundle {
 // the command line (the usage above); false with the reason
 struct DriverArgs {
   std::string bundle, dump_dir, fst, events;
+  std::vector<std::string> plusargs;
   uint64_t max_cycles = 200000000ull;
   LockstepArgs la;
 };
 
 bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
   auto number = [](const std::string &v, uint64_t *out) {
+    errno = 0;
     char *end = nullptr;
-    *out = std::strtoull(v.c_str(), &end, 0);
-    return !v.empty() && !*end && v[0] != '-';
+    *out = std::strtoull(v.c_str(), &end, 10);
+    return !v.empty() && !*end && v[0] >= '0' && v[0] <= '9' && errno == 0;
   };
   LockstepArgs &la = o->la;
   for (int i = 1; i < argc; i++) {
@@ -322,11 +357,11 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
     else if (a == "--hang-cycles") ok = val(&v) && number(v, &la.hang_cycles);
     else if (a == "--fst-from") ok = val(&v) && number(v, &la.fst_from);
     else if (a == "--max-cycles") ok = val(&v) && number(v, &o->max_cycles);
-    else if (!a.empty() && a[0] == '+') continue;  // a plusarg: the RTL reads it
+    else if (!a.empty() && a[0] == '+') o->plusargs.push_back(a);  // the RTL reads it
     else if ((!a.empty() && a[0] == '-') || !o->bundle.empty()) ok = false;
     else o->bundle = a;
     if (!ok) {
-      *why = a[0] == '-' ? "bad option or value: " + a : "unexpected argument: " + a;
+      *why = (a[0] == '-' ? "bad option or value: " : "unexpected argument: ") + printable(a);
       return false;
     }
   }
@@ -386,6 +421,8 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     return 2;
   }
   const otpu_bundle &b = rb.b;
+  std::string bad = check_plusargs(o.plusargs, otpu_rtl_config(b.cfg));
+  if (!bad.empty()) return usage(bad);
 
   Sim sim;
   sim.b = &b;

@@ -1,204 +1,295 @@
-/* bundle.c - reading and writing run bundles. */
+/* bundle.c - reading and writing run bundles (docs/bundle.md). */
 #include "bundle.h"
+
+#include "input.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+enum {
+    CASE_MAX_BYTES = 1 << 16, /* case.txt */
+    CASE_MAX_LINE = 4096,     /* bytes of one case.txt line, without its newline */
+};
 
-static void chomp(char *s)
+/* A number of case.txt: decimal without leading zeros, or hex with 0x. */
+static int parse_number(const char *s, size_t n, uint64_t *v)
 {
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = 0;
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-')
+    int hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    size_t i = hex ? 2 : 0;
+    if (i == n || (!hex && n > 1 && s[0] == '0'))
         return -1;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || *end)
-        return -1;
+    uint64_t x = 0, base = hex ? 16 : 10;
+    for (; i < n; i++) {
+        int d = s[i] >= '0' && s[i] <= '9'      ? s[i] - '0'
+            : hex && s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
+            : hex && s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10
+                                                : -1;
+        if (d < 0 || x > (UINT64_MAX - (uint64_t)d) / base)
+            return -1;
+        x = x * base + (uint64_t)d;
+    }
     *v = x;
     return 0;
 }
 
-static int parse_args(otpu_bundle *b, char *v, const char *path, int line, char *err, size_t n)
+static int parse_args(otpu_bundle *b, const char *v, const char *path, int line, char *err,
+                      size_t n)
 {
     b->nargs = 0;
     if (!*v)
         return 0;
-    for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ",")) {
-        while (*tok == ' ')
-            tok++;
-        char *end;
-        errno = 0;
-        long long x = strtoll(tok, &end, 0);
-        int neg_ok = !errno && !*end && x >= INT32_MIN;
-        unsigned long long ux = 0;
-        if (!neg_ok) {
-            errno = 0;
-            ux = strtoull(tok, &end, 0);
-            if (errno || *end || *tok == '-' || ux > UINT32_MAX)
-                return fail(err, n, "%s:%d: ARGS: '%s' is not a 32-bit integer", path, line, tok);
-            x = (long long)ux;
-        }
-        if (x > (long long)UINT32_MAX)
-            return fail(err, n, "%s:%d: ARGS: '%s' is not a 32-bit integer", path, line, tok);
+    for (const char *p = v;; p++) {
+        size_t k = strcspn(p, ",");
+        const char *t = p, *e = p + k;
+        while (t < e && *t == ' ')
+            t++;
+        while (e > t && e[-1] == ' ')
+            e--;
+        int neg = t < e && *t == '-';
+        uint64_t x;
+        char q[64];
+        if (parse_number(t + neg, (size_t)(e - t - neg), &x) ||
+            x > (neg ? (uint64_t)1 << 31 : UINT32_MAX))
+            return otpu_fail_msg(err, n,
+                                 "%s:%d: ARGS: '%s' is not a 32-bit integer (decimal, or hex "
+                                 "with 0x)",
+                                 path, line, otpu_escape(t, (size_t)(e - t), q, sizeof q));
         if (b->nargs == 8)
-            return fail(err, n, "%s:%d: ARGS: at most 8 run arguments (R8..R15)", path, line);
-        b->args[b->nargs++] = (uint32_t)x;
+            return otpu_fail_msg(err, n, "%s:%d: ARGS: at most 8 run arguments (R8..R15)", path,
+                                 line);
+        b->args[b->nargs++] = neg ? (uint32_t)(0u - (uint32_t)x) : (uint32_t)x;
+        p += k;
+        if (!*p)
+            return 0;
     }
+}
+
+/* The keys of case.txt other than the Config fields. */
+enum { K_DESC, K_ARGS, K_EXPECT, K_ERROR, K_REV, K_CONFIG };
+static const char *const case_keys[K_CONFIG] = {"desc", "ARGS", "expect", "error", "REV"};
+
+static int key_index(const char *k)
+{
+    for (int i = 0; i < K_CONFIG; i++)
+        if (!strcmp(k, case_keys[i]))
+            return i;
+    for (int i = 0; i < OTPU_CONFIG_FIELDS; i++)
+        if (!strcmp(k, otpu_config_field_names[i]))
+            return K_CONFIG + i;
+    return -1;
+}
+
+/* One line's problem with its bytes: a NUL or another control byte (a tab is allowed). */
+static int bad_byte(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7F)
+            return (int)i;
+    }
+    return -1;
+}
+
+static int parse_value(otpu_bundle *b, int key, const char *v, const char *path, int line,
+                       char *err, size_t n)
+{
+    char q[80];
+    switch (key) {
+    case K_DESC:
+        snprintf(b->desc, sizeof b->desc, "%s", v);
+        return 0;
+    case K_ERROR:
+        snprintf(b->error, sizeof b->error, "%s", v);
+        return 0;
+    case K_ARGS:
+        return parse_args(b, v, path, line, err, n);
+    case K_EXPECT:
+        if (strcmp(v, "ok") && strcmp(v, "error"))
+            return otpu_fail_msg(err, n, "%s:%d: expect must be ok or error, got '%s'", path, line,
+                                 otpu_escape(v, strlen(v), q, sizeof q));
+        b->expect_error = !strcmp(v, "error");
+        return 0;
+    case K_REV:
+        return otpu_fail_msg(err, n,
+                             "%s:%d: REV=%s: this build knows one ISA revision, the current one "
+                             "(leave REV out)",
+                             path, line, otpu_escape(v, strlen(v), q, sizeof q));
+    }
+    const char *name = otpu_config_field_names[key - K_CONFIG];
+    uint64_t x;
+    if (parse_number(v, strlen(v), &x))
+        return otpu_fail_msg(err, n,
+                             "%s:%d: %s=%s is not a number (decimal without leading zeros, or "
+                             "hex with 0x)",
+                             path, line, name, otpu_escape(v, strlen(v), q, sizeof q));
+    if (otpu_config_set(&b->cfg, name, x))
+        return otpu_fail_msg(err, n, "%s:%d: %s=%s is too large", path, line, name, v);
     return 0;
 }
 
-static int read_case(const char *dir, otpu_bundle *b, char *err, size_t n)
+/* case.txt's grammar (docs/bundle.md): key=value lines, '#' comments and blank lines; every
+ * Config field and expect= exactly once; error= only with expect=error; numbers in decimal
+ * or 0x hex. */
+int otpu_case_parse(const char *text, size_t len, const char *path, otpu_bundle *b, char *err,
+                    size_t n)
 {
-    char path[4096], buf[4096];
-    snprintf(path, sizeof path, "%s/case.txt", dir);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fail(err, n, "%s: cannot open: %s", path, strerror(errno));
-    int line = 0, rc = 0, seen_expect = 0;
-    while (!rc && fgets(buf, sizeof buf, f)) {
-        line++;
-        chomp(buf);
+    int first[K_CONFIG + OTPU_CONFIG_FIELDS] = {0}; /* the line each key was given on */
+    char q[80];
+    const char *p = text, *end = text + len;
+    for (int line = 1; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        const char *next = nl ? nl + 1 : end;
+        if (k && p[k - 1] == '\r')
+            k--;
+        if (k > CASE_MAX_LINE)
+            return otpu_fail_msg(err, n, "%s:%d: the line is longer than %d bytes", path, line,
+                                 CASE_MAX_LINE);
+        int bad = bad_byte(p, k);
+        if (bad >= 0)
+            return otpu_fail_msg(err, n, "%s:%d: byte %d of the line is a control byte (\\x%02x)",
+                                 path, line, bad + 1, (unsigned char)p[bad]);
+        char buf[CASE_MAX_LINE + 1];
+        memcpy(buf, p, k);
+        buf[k] = 0;
+        p = next;
         if (!buf[0] || buf[0] == '#')
             continue;
         char *eq = strchr(buf, '=');
-        if (!eq) {
-            rc = fail(err, n, "%s:%d: expected key=value, got '%s'", path, line, buf);
-            break;
-        }
+        if (!eq)
+            return otpu_fail_msg(err, n, "%s:%d: expected key=value, got '%s'", path, line,
+                                 otpu_escape(buf, k, q, sizeof q));
         *eq = 0;
-        char *k = buf, *v = eq + 1;
-        uint64_t x;
-        if (!strcmp(k, "desc")) {
-            snprintf(b->desc, sizeof b->desc, "%s", v);
-        } else if (!strcmp(k, "ARGS")) {
-            rc = parse_args(b, v, path, line, err, n);
-        } else if (!strcmp(k, "expect")) {
-            if (strcmp(v, "ok") && strcmp(v, "error"))
-                rc = fail(err, n, "%s:%d: expect must be ok or error, got '%s'", path, line, v);
-            b->expect_error = !strcmp(v, "error");
-            seen_expect = 1;
-        } else if (!strcmp(k, "error")) {
-            snprintf(b->error, sizeof b->error, "%s", v);
-        } else if (parse_u64(v, &x)) {
-            int known = otpu_config_set(&(otpu_config){0}, k, 0) != -1;
-            rc = known ? fail(err, n, "%s:%d: %s=%s is not a non-negative integer", path, line, k, v)
-                       : fail(err, n, "%s:%d: unknown key '%s'", path, line, k);
-        } else {
-            int r = otpu_config_set(&b->cfg, k, x);
-            if (r == -1)
-                rc = fail(err, n, "%s:%d: unknown key '%s'", path, line, k);
-            else if (r)
-                rc = fail(err, n, "%s:%d: %s=%s is too large", path, line, k, v);
-        }
+        int key = key_index(buf);
+        if (key < 0)
+            return otpu_fail_msg(err, n, "%s:%d: unknown key '%s'", path, line,
+                                 otpu_escape(buf, strlen(buf), q, sizeof q));
+        if (first[key])
+            return otpu_fail_msg(err, n, "%s:%d: %s is given twice (first on line %d)", path, line,
+                                 buf, first[key]);
+        first[key] = line;
+        if (parse_value(b, key, eq + 1, path, line, err, n))
+            return -1;
     }
-    if (!rc && ferror(f))
-        rc = fail(err, n, "%s: read error", path);
-    fclose(f);
-    if (!rc && b->expect_error && !seen_expect)
-        rc = fail(err, n, "%s: error= without expect=error", path);
-    if (!rc && otpu_config_check(&b->cfg, buf, sizeof buf))
-        rc = fail(err, n, "%s: %s", path, buf);
-    return rc;
+    char missing[256] = "";
+    for (int i = 0; i < OTPU_CONFIG_FIELDS; i++)
+        if (!first[K_CONFIG + i])
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s",
+                     otpu_config_field_names[i]);
+    if (!first[K_EXPECT])
+        snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " expect");
+    if (missing[0])
+        return otpu_fail_msg(err, n, "%s: missing%s (a bundle states its whole Config and expect=)",
+                             path, missing);
+    if (first[K_ERROR] && !b->expect_error)
+        return otpu_fail_msg(err, n, "%s:%d: error= needs expect=error", path, first[K_ERROR]);
+    char why[256];
+    if (otpu_config_check(&b->cfg, why, sizeof why))
+        return otpu_fail_msg(err, n, "%s: %s", path, why);
+    return 0;
 }
 
-static int read_hex(const char *path, uint64_t imem, uint32_t **out, size_t *nout, char *err,
-                    size_t n)
+int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_words,
+                   uint32_t **out, size_t *nout, char *err, size_t n)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fail(err, n, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1024, cnt = 0;
+    /* 9 bytes a word ("%08x\n"); a longer file has a bad line somewhere, found below */
+    size_t cap = len / 9 + 1, cnt = 0;
     uint32_t *w = malloc(cap * sizeof *w);
-    char buf[256];
-    int line = 0, rc = 0;
-    while (w && !rc && fgets(buf, sizeof buf, f)) {
-        line++;
-        chomp(buf);
-        size_t len = strlen(buf);
-        int ok = len == 8;
-        for (size_t i = 0; ok && i < 8; i++)
-            ok = (buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' && buf[i] <= 'f') ||
-                 (buf[i] >= 'A' && buf[i] <= 'F');
-        if (!ok) {
-            rc = fail(err, n, "%s:%d: expected 8 hex digits, got '%.40s'", path, line, buf);
-            break;
-        }
-        if (cnt == cap) {
-            uint32_t *p = realloc(w, 2 * cap * sizeof *w);
-            if (!p) {
-                free(w);
-                w = NULL;
-                break;
-            }
-            w = p;
-            cap *= 2;
-        }
-        w[cnt++] = (uint32_t)strtoul(buf, NULL, 16);
-    }
-    fclose(f);
     if (!w)
-        return fail(err, n, "%s: out of memory", path);
-    if (!rc && cnt % 8)
-        rc = fail(err, n, "%s: %zu words is not a whole number of instructions (8 words each)",
-                  path, cnt);
-    if (!rc && cnt > imem)
-        rc = fail(err, n, "%s: %zu words do not fit IMEM_WORDS=%" PRIu64, path, cnt, imem);
-    if (rc) {
+        return otpu_fail_msg(err, n, "%s: out of memory", path);
+    const char *p = text, *end = text + len;
+    for (int line = 1; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (k && p[k - 1] == '\r')
+            k--;
+        uint32_t v = 0;
+        int ok = k == 8;
+        for (size_t i = 0; ok && i < 8; i++) {
+            char ch = p[i];
+            int d = ch >= '0' && ch <= '9' ? ch - '0'
+                : ch >= 'a' && ch <= 'f'   ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F'   ? ch - 'A' + 10
+                                           : -1;
+            ok = d >= 0;
+            v = v << 4 | (uint32_t)(d & 15);
+        }
+        if (!ok || cnt == cap) {
+            char q[64];
+            free(w);
+            return otpu_fail_msg(err, n, "%s:%d: expected 8 hex digits, got '%s'", path, line,
+                                 otpu_escape(p, k, q, sizeof q));
+        }
+        w[cnt++] = v;
+        p = nl ? nl + 1 : end;
+    }
+    const char *why = cnt % 8 ? "is not a whole number of instructions (8 words each)"
+        : cnt > max_words     ? "is more than IMEM_WORDS"
+                              : NULL;
+    if (why) {
         free(w);
-        return -1;
+        return otpu_fail_msg(err, n, "%s: %zu words %s", path, cnt, why);
     }
     *out = w;
     *nout = cnt;
     return 0;
 }
 
+static int read_case(const char *dir, otpu_bundle *b, char *err, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/case.txt", dir);
+    char *text;
+    size_t len;
+    if (otpu_input_read(path, CASE_MAX_BYTES, &text, &len, err, n))
+        return -1;
+    int rc = otpu_case_parse(text, len, path, b, err, n);
+    free(text);
+    return rc;
+}
+
+static int read_hex(const char *path, uint64_t imem, uint32_t **out, size_t *nout, char *err,
+                    size_t n)
+{
+    char *text;
+    size_t len;
+    /* "%08x\r\n" for each of IMEM_WORDS words is 10 x IMEM_WORDS bytes: a file twice that
+     * size is refused unread; a smaller one too long is named by the parser (IMEM_WORDS) */
+    if (otpu_input_read(path, (size_t)imem * 20 + 4096, &text, &len, err, n))
+        return -1;
+    int rc = otpu_hex_parse(text, len, path, imem, out, nout, err, n);
+    free(text);
+    return rc;
+}
+
 static int read_bin(const char *path, uint64_t maxlen, uint8_t **out, size_t *nout, char *err,
                     size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, n, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return fail(err, n, "%s: not a regular file", path);
-    }
-    if ((uint64_t)st.st_size > maxlen) {
-        fclose(f);
-        return fail(err, n, "%s: %lld bytes is larger than DRAM_BYTES=%" PRIu64, path,
-                    (long long)st.st_size, maxlen);
-    }
-    size_t len = (size_t)st.st_size;
-    uint8_t *p = malloc(len ? len : 1);
-    if (!p || fread(p, 1, len, f) != len) {
-        free(p);
-        fclose(f);
-        return fail(err, n, "%s: cannot read %zu bytes", path, len);
-    }
-    fclose(f);
-    *out = p;
-    *nout = len;
+    char *data;
+    if (otpu_input_read(path, maxlen > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)maxlen, &data, nout,
+                        err, n))
+        return -1;
+    *out = (uint8_t *)data;
+    return 0;
+}
+
+/* A prog_<s>.hex or dram_<s>.bin for a slice the Config does not have is a bundle that
+ * does not say what it means (a wrong S): refused. */
+static int stray_slice(const char *dir, uint32_t S, char *err, size_t n)
+{
+    char path[4096];
+    for (uint32_t s = S; s < S + 64; s++)
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, k ? "%s/dram_%u.bin" : "%s/prog_%u.hex", dir, s);
+            if (otpu_input_exists(path))
+                return otpu_fail_msg(err, n,
+                                     "%s: the bundle's Config has S=%u, so there is no slice %u",
+                                     path, S, s);
+        }
     return 0;
 }
 
@@ -207,10 +298,11 @@ int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
     memset(b, 0, sizeof *b);
     b->cfg = otpu_config_default();
     struct stat st;
-    if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-        return fail(err, n, "%s: not a bundle folder (%s)", dir,
-                    errno ? strerror(errno) : "not a directory");
-    if (read_case(dir, b, err, n))
+    if (stat(dir, &st))
+        return otpu_fail_msg(err, n, "%s: not a bundle folder (%s)", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return otpu_fail_msg(err, n, "%s: not a bundle folder (not a directory)", dir);
+    if (read_case(dir, b, err, n) || stray_slice(dir, b->cfg.S, err, n))
         return -1;
     uint32_t S = b->cfg.S;
     b->prog = calloc(S, sizeof *b->prog);
@@ -219,7 +311,7 @@ int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
     b->dram_len = calloc(S, sizeof *b->dram_len);
     if (!b->prog || !b->prog_words || !b->dram || !b->dram_len) {
         otpu_bundle_free(b);
-        return fail(err, n, "%s: out of memory", dir);
+        return otpu_fail_msg(err, n, "%s: out of memory", dir);
     }
     char path[4096];
     for (uint32_t s = 0; s < S; s++) {
@@ -256,16 +348,17 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
 {
     char path[4096];
     if (mkdir(dir, 0777) && errno != EEXIST)
-        return fail(err, n, "%s: cannot create: %s", dir, strerror(errno));
+        return otpu_fail_msg(err, n, "%s: cannot create: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/case.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f)
-        return fail(err, n, "%s: cannot write: %s", path, strerror(errno));
+        return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
     const otpu_config *c = &b->cfg;
     if (b->desc[0])
         fprintf(f, "desc=%s\n", b->desc);
-    fprintf(f, "S=%u\nD=%u\nMCOLS=%u\nACT_BLOCKS=%u\nTMEM_WORDS=%" PRIu64 "\nDRAM_BYTES=%" PRIu64
-               "\nIMEM_WORDS=%" PRIu64 "\nLANES=%u\nPAIR=%u\nDSTEP=%u\nSTREAM=%u\nACT_ROWS=%u\n",
+    fprintf(f,
+            "S=%u\nD=%u\nMCOLS=%u\nACT_BLOCKS=%u\nTMEM_WORDS=%" PRIu64 "\nDRAM_BYTES=%" PRIu64
+            "\nIMEM_WORDS=%" PRIu64 "\nLANES=%u\nPAIR=%u\nDSTEP=%u\nSTREAM=%u\nACT_ROWS=%u\n",
             c->S, c->D, c->MCOLS, c->ACT_BLOCKS, c->TMEM_WORDS, c->DRAM_BYTES, c->IMEM_WORDS,
             c->LANES, c->PAIR, c->DSTEP, c->STREAM, c->ACT_ROWS);
     if (b->nargs) {
@@ -278,21 +371,21 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
     if (b->expect_error && b->error[0])
         fprintf(f, "error=%s\n", b->error);
     if (fclose(f))
-        return fail(err, n, "%s: write error", path);
+        return otpu_fail_msg(err, n, "%s: write error", path);
     for (uint32_t s = 0; s < c->S; s++) {
         snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
         if (!(f = fopen(path, "w")))
-            return fail(err, n, "%s: cannot write: %s", path, strerror(errno));
+            return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
         for (size_t i = 0; i < b->prog_words[s]; i++)
             fprintf(f, "%08" PRIx32 "\n", b->prog[s][i]);
         if (fclose(f))
-            return fail(err, n, "%s: write error", path);
+            return otpu_fail_msg(err, n, "%s: write error", path);
         snprintf(path, sizeof path, "%s/dram_%u.bin", dir, s);
         size_t len = b->dram_len[s];
         while (len && !b->dram[s][len - 1])
             len--;
         if (!(f = fopen(path, "wb")) || fwrite(b->dram[s], 1, len, f) != len || fclose(f))
-            return fail(err, n, "%s: cannot write", path);
+            return otpu_fail_msg(err, n, "%s: cannot write", path);
     }
     return 0;
 }

@@ -1,5 +1,6 @@
-/* bundle.h - run bundles (DESIGN.md "Run bundle"; ../shared/vectors/FORMAT.md): a folder with
- * case.txt (Config, ARGS, expectations), prog_<s>.hex and dram_<s>.bin for every slice. */
+/* bundle.h - run bundles (docs/bundle.md): a folder with case.txt (Config, ARGS,
+ * expectations), prog_<s>.hex and dram_<s>.bin for every slice. One reader for every tool:
+ * each file is a bounded regular file (input.h) with one grammar, checked in full. */
 #ifndef OTPU_SIM_BUNDLE_H
 #define OTPU_SIM_BUNDLE_H
 
@@ -15,11 +16,11 @@ extern "C" {
 
 typedef struct {
     otpu_config cfg;
-    char desc[512];
+    char desc[4097];
     uint32_t args[8];
     unsigned nargs;
     int expect_error;          /* expect=error */
-    char error[512];           /* the reference's message, with expect=error */
+    char error[4097];          /* the reference's message, with expect=error ("": any error) */
     uint32_t **prog;           /* [S] program words */
     size_t *prog_words;
     uint8_t **dram;            /* [S] initial DRAM images (trailing zeros may be trimmed) */
@@ -29,6 +30,15 @@ typedef struct {
 /* Read a bundle folder. 0, or -1 with one line in err naming the file (and line) at fault. */
 int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t errlen);
 void otpu_bundle_free(otpu_bundle *b);
+
+/* The parsers behind otpu_bundle_read, on text already read (path names it in messages).
+ * case.txt: fills b's Config, desc, args and expectations (b->cfg must hold the defaults the
+ * parse starts from). A program: 8 hex digits a line, a whole number of instructions, at
+ * most max_words; *words is malloc'ed. Both: 0, or -1 with "PATH:LINE: why" in err. */
+int otpu_case_parse(const char *text, size_t len, const char *path, otpu_bundle *b, char *err,
+                    size_t errlen);
+int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_words,
+                   uint32_t **words, size_t *nwords, char *err, size_t errlen);
 /* Write a bundle folder (creating it): case.txt, prog_<s>.hex, dram_<s>.bin. */
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t errlen);
 

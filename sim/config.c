@@ -38,6 +38,12 @@ otpu_config otpu_config_board(void)
 #define FIELDS(X) X(S) X(D) X(MCOLS) X(ACT_BLOCKS) X(TMEM_WORDS) X(DRAM_BYTES) X(IMEM_WORDS) \
     X(LANES) X(PAIR) X(DSTEP) X(STREAM) X(ACT_ROWS)
 
+const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS] = {
+#define NAME(f) #f,
+    FIELDS(NAME)
+#undef NAME
+};
+
 int otpu_config_set(otpu_config *c, const char *name, uint64_t value)
 {
 #define SET(f)                                                                                 \

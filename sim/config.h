@@ -47,6 +47,10 @@ static inline uint32_t otpu_config_act_rows(const otpu_config *c)
 /* 0 if the config can be simulated; otherwise -1 and a one-line reason in err. */
 int otpu_config_check(const otpu_config *c, char *err, size_t errlen);
 
+/* The fields' names, in case.txt's order. */
+enum { OTPU_CONFIG_FIELDS = 12 };
+extern const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS];
+
 /* Set one field by its case.txt name ("S", "D", ...). Returns 0, or -1 if the name is not a
  * Config field (value is not checked here: otpu_config_check does that). */
 int otpu_config_set(otpu_config *c, const char *name, uint64_t value);

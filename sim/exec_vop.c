@@ -4,6 +4,8 @@
  * The reference reads every operand, then writes every result. The hazard check (an element
  * must not read what an earlier element writes) makes that equal to processing the elements
  * one by one in order, which is what the bodies below do. */
+#include <stdlib.h>
+
 #include "fp32.h"
 #include "slice.h"
 #include "vecops.h"
@@ -28,6 +30,58 @@ static int check(otpu_slice *s, const idxset *x)
     return otpu_check_tmem(s, x->base, x->rows, x->rs, x->cols, x->cs);
 }
 
+static int hazard_at(otpu_slice *s, uint64_t y)
+{
+    return otpu_fail_at(s, OTPU_ERR_HAZARD, y, "VOP read-after-write hazard at TMEM %llu",
+                        (unsigned long long)y);
+}
+
+typedef struct {
+    uint64_t addr;
+    uint64_t pos;
+} wpos;
+
+static int by_addr_then_pos(const void *a, const void *b)
+{
+    const wpos *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The hazard check over addresses beyond TMEM (only OUTER reads what it has not bounds-
+ * checked yet; the reference names the hazard before the range): sorted writes, each read
+ * looked up. Sizes are bounded by OUTER's rows x 256 columns. */
+static int hazard_sparse(otpu_slice *s, const idxset *w, const idxset *rd, int nrd)
+{
+    size_t n = (size_t)(w->rows * w->cols), k = 0;
+    wpos *v = malloc(n * sizeof *v);
+    if (!v)
+        return otpu_fail(s, OTPU_ERR_NOMEM, "VOP: no memory for the hazard check");
+    for (uint64_t r = 0; r < w->rows; r++)
+        for (uint64_t c = 0; c < w->cols; c++)
+            v[k++] = (wpos){at(w, r, c), r * w->cols + c};
+    qsort(v, n, sizeof *v, by_addr_then_pos);
+    int rc = 0;
+    for (int j = 0; j < nrd && !rc; j++)
+        for (uint64_t r = 0; r < rd[j].rows && !rc; r++)
+            for (uint64_t c = 0; c < rd[j].cols && !rc; c++) {
+                uint64_t y = at(&rd[j], r, c);
+                size_t lo = 0, hi = n; /* the first write of y: the lowest position */
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (v[mid].addr < y)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo < n && v[lo].addr == y && v[lo].pos < r * rd[j].cols + c)
+                    rc = hazard_at(s, y);
+            }
+    free(v);
+    return rc;
+}
+
 /* Writes w (row-end positions if rowend: a reduction writes after reading its whole row of
  * `cols` reads); reads rd[0..nrd) at positions r*cols + c. Raises the hazard the reference
  * names: the first read, in read order, of an address an earlier element wrote. */
@@ -35,12 +89,16 @@ static int hazard(otpu_slice *s, const idxset *w, int rowend, uint64_t cols, con
                   int nrd)
 {
     uint64_t W = s->cfg->TMEM_WORDS;
-    int overlap = 0;
+    int overlap = 0, beyond = 0;
     for (int k = 0; k < nrd; k++)
-        if (rd[k].rows && rd[k].cols && !(last(&rd[k]) < w->base || last(w) < rd[k].base))
+        if (rd[k].rows && rd[k].cols && !(last(&rd[k]) < w->base || last(w) < rd[k].base)) {
             overlap = 1;
+            beyond |= last(&rd[k]) >= W;
+        }
     if (!overlap || !w->rows || !w->cols)
         return 0;
+    if (beyond && last(w) >= W && !rowend)
+        return hazard_sparse(s, w, rd, nrd);
     if (otpu_stamp_begin(s))
         return -1;
     for (uint64_t r = 0; r < w->rows; r++)
@@ -51,14 +109,14 @@ static int hazard(otpu_slice *s, const idxset *w, int rowend, uint64_t cols, con
                 s->hz_pos[x] = (uint32_t)(rowend ? (r + 1) * cols - 1 : r * w->cols + c);
             }
         }
+    /* addresses beyond TMEM are neither stamped nor looked up: with no read beyond TMEM
+     * (the others were bounds-checked before) no write there can be read */
     for (int k = 0; k < nrd; k++)
         for (uint64_t r = 0; r < rd[k].rows; r++)
             for (uint64_t c = 0; c < rd[k].cols; c++) {
                 uint64_t y = at(&rd[k], r, c);
-                if (s->hz_stamp[y] == s->hz_gen && s->hz_pos[y] < r * rd[k].cols + c)
-                    return otpu_fail_at(s, OTPU_ERR_HAZARD, y,
-                                        "VOP read-after-write hazard at TMEM %llu",
-                                        (unsigned long long)y);
+                if (y < W && s->hz_stamp[y] == s->hz_gen && s->hz_pos[y] < r * rd[k].cols + c)
+                    return hazard_at(s, y);
             }
     return 0;
 }

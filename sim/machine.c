@@ -282,7 +282,7 @@ static int gather(otpu_machine *m)
         uint32_t srs = in->w[4];
         if (otpu_check_tmem(sl, src, rows, srs, cols, 1))
             return -1;
-        for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t r = 0; r < rows && cols; r++) /* (no rows x 0 copies: no buffer) */
             memcpy(m->gather_buf + s * per + (size_t)r * cols, sl->tmem + src + (uint64_t)r * srs,
                    cols * sizeof(uint32_t));
     }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "bundle.h"
+#include "input.h"
 #include "trace.h"
 
 static double now(void)
@@ -34,19 +35,16 @@ static void count_macs(void *user, uint32_t s, uint64_t n, uint32_t pc, const ot
 static int final_matches(const char *dir, const otpu_machine *m)
 {
     for (uint32_t s = 0; s < otpu_machine_slices(m); s++) {
-        char path[4096], want[4096] = "", *got = NULL;
-        size_t glen;
+        char path[4096], err[1024], *want, *got = NULL;
+        size_t wlen, glen;
         snprintf(path, sizeof path, "%s/final_%u.txt", dir, s);
-        FILE *f = fopen(path, "r");
-        if (!f)
+        if (otpu_input_read(path, 1 << 16, &want, &wlen, err, sizeof err))
             return -1;
-        size_t n = fread(want, 1, sizeof want - 1, f);
-        want[n] = 0;
-        fclose(f);
         FILE *g = open_memstream(&got, &glen);
         otpu_final_write(g, m, s);
         fclose(g);
         int same = !strcmp(want, got);
+        free(want);
         free(got);
         if (!same)
             return 0;
@@ -134,7 +132,7 @@ int main(int argc, char **argv)
         }
         double best = 1e30;
         uint64_t icount = 0, macs[1] = {0};
-        int ok = 1;
+        int ok = 1, checked = 1;
         for (int r = 0; r <= repeat; r++) {
             otpu_error e;
             otpu_machine *m = otpu_bundle_machine(&b, &e);
@@ -157,8 +155,9 @@ int main(int argc, char **argv)
             icount = 0;
             for (uint32_t s = 0; s < b.cfg.S; s++)
                 icount += otpu_machine_view(m, s).icount;
-            if (r == 0 && final_matches(argv[i], m) == 0)
-                ok = 0;
+            int match = r == 0 ? final_matches(argv[i], m) : 1;
+            ok &= match != 0;
+            checked &= match >= 0;
             otpu_machine_free(m);
         }
         uint64_t D = b.cfg.D;
@@ -167,7 +166,8 @@ int main(int argc, char **argv)
         if (macs[0])
             snprintf(macs_s, sizeof macs_s, "%.3g", (double)(macs[0] * D) / best);
         printf("%-28s %12" PRIu64 " %10.4f %14.4g %14s %s\n", name, icount, best,
-               (double)icount / best, macs_s, ok ? "final state ok" : "MISMATCH");
+               (double)icount / best, macs_s,
+               !ok ? "MISMATCH" : checked ? "final state ok" : "final state not checked");
         rc |= !ok;
         otpu_bundle_free(&b);
     }

@@ -16,6 +16,7 @@
 
 #include "bundle.h"
 #include "golden.h"
+#include "input.h"
 #include "machine.h"
 #include "trace.h"
 
@@ -41,11 +42,20 @@ static const char usage[] =
     "\n"
     "exit status: 0 ok, 1 simulated error or mismatch, 2 bad input\n";
 
+/* One line on stderr, exit status 2. a is quoted safely (it may hold any bytes). */
 static int bad(const char *fmt, const char *a)
 {
+    char q[256];
     fprintf(stderr, "otpu-sim: ");
-    fprintf(stderr, fmt, a);
+    fprintf(stderr, fmt, otpu_escape(a, strlen(a), q, sizeof q));
     fprintf(stderr, "\n");
+    return 2;
+}
+
+/* A library's message (already safe to print), exit status 2. */
+static int bad_msg(const char *msg)
+{
+    fprintf(stderr, "otpu-sim: %s\n", msg);
     return 2;
 }
 
@@ -186,12 +196,12 @@ static int cmd_run(int argc, char **argv)
     otpu_bundle b;
     char err[1024];
     if (otpu_bundle_read(o.bundle, &b, err, sizeof err))
-        return bad("%s", err);
+        return bad_msg(err);
     otpu_error e;
     otpu_machine *m = otpu_bundle_machine(&b, &e);
     if (!m) {
         otpu_bundle_free(&b);
-        return bad("%s", e.msg);
+        return bad_msg(e.msg);
     }
     uint32_t S = b.cfg.S;
     FILE **files = calloc(S, sizeof *files);
@@ -223,7 +233,7 @@ static int cmd_run(int argc, char **argv)
     }
     for (uint32_t s = 0; s < S; s++)
         if (files[s] && files[s] != stdout && fclose(files[s]))
-            rc = bad("%s", "cannot finish writing the trace");
+            rc = bad_msg("cannot finish writing the trace");
     free(files);
     otpu_tracer_free(t);
     otpu_machine_free(m);
@@ -241,7 +251,7 @@ static int cmd_check(int argc, char **argv)
     char report[2048];
     int rc = otpu_golden_check(o.bundle, o.max_steps, report, sizeof report);
     if (rc == 2)
-        return bad("%s", report);
+        return bad_msg(report);
     printf("%s\n", report);
     return rc;
 }
@@ -255,49 +265,35 @@ static int cmd_disasm(int argc, char **argv)
         return 0;
     }
     if (argc != 3)
-        return bad("%s", "disasm takes one FILE.hex (see --help)");
-    FILE *f = fopen(argv[2], "r");
-    if (!f)
-        return bad("cannot open %s", argv[2]);
-    char buf[256];
-    uint32_t w[8];
-    int line = 0, k = 0;
-    unsigned pc = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        line++;
-        size_t n = strcspn(buf, "\r\n");
-        buf[n] = 0;
-        char *end;
-        unsigned long v = strtoul(buf, &end, 16);
-        if (n != 8 || *end || buf[0] == '-' || buf[0] == '+' || buf[0] == ' ') {
-            fclose(f);
-            fprintf(stderr, "otpu-sim: %s:%d: expected 8 hex digits, got '%.40s'\n", argv[2], line,
-                    buf);
-            return 2;
-        }
-        w[k++] = (uint32_t)v;
-        if (k == 8) {
-            otpu_instr in = otpu_decode(w);
-            char d[512];
-            otpu_disasm(&in, d, sizeof d);
-            printf("%5u: %s\n", pc++, d);
-            k = 0;
-        }
+        return bad_msg("disasm takes one FILE.hex (see --help)");
+    /* the bundle reader's parser: the same grammar, the same limits */
+    char err[1024], *text;
+    size_t len, nwords;
+    uint32_t *w;
+    const uint64_t max_words = (uint64_t)1 << 27; /* the largest IMEM_WORDS */
+    if (otpu_input_read(argv[2], max_words * 10, &text, &len, err, sizeof err))
+        return bad_msg(err);
+    int rc = otpu_hex_parse(text, len, argv[2], max_words, &w, &nwords, err, sizeof err);
+    free(text);
+    if (rc)
+        return bad_msg(err);
+    for (size_t pc = 0; pc < nwords / 8; pc++) {
+        otpu_instr in = otpu_decode(w + 8 * pc);
+        char d[512];
+        otpu_disasm(&in, d, sizeof d);
+        printf("%5zu: %s\n", pc, d);
     }
-    fclose(f);
-    if (k) {
-        fprintf(stderr, "otpu-sim: %s: %d words is not a whole number of instructions\n",
-                argv[2], line);
-        return 2;
-    }
+    free(w);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2)
+        return bad_msg("a command is needed: run, check or disasm (see --help)");
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        fputs(usage, stdout);
+        return 0;
     }
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc, argv);

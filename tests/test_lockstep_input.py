@@ -1,61 +1,141 @@
 #!/usr/bin/env python3
-"""otpu-lockstep on bad input: one clear line, exit status 2, never a crash.
+"""otpu-lockstep and otpu-rtl on bad input and on bundles whose outcome is not what they
+expect: one clear line and exit 2 for bad input, never a crash or a silent PASS; the verdict
+honours the bundle's expect=. Each case is a regression test of something once mishandled.
 
-usage: test_lockstep_input.py OTPU_LOCKSTEP GOOD_BUNDLE"""
+usage: test_lockstep_input.py OTPU_LOCKSTEP OTPU_RTL VECTORS_DIR"""
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_bad_input import Suite, write  # noqa: E402
 
 
-def run(tool, *args):
-    p = subprocess.run([tool, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
+def copy_bundle(s, src, name):
+    d = s.path(name)
+    shutil.copytree(src, d)
+    os.chmod(d, 0o755)
+    for f in os.listdir(d):
+        os.chmod(os.path.join(d, f), 0o644)
+    return d
+
+
+def set_case(d, **kv):
+    """Rewrites case.txt keys (None: the key goes)."""
+    p = os.path.join(d, "case.txt")
+    lines = [l for l in open(p).read().splitlines() if l.split("=")[0] not in kv]
+    lines += [f"{k}={v}" for k, v in kv.items() if v is not None]
+    write(p, "\n".join(lines) + "\n")
 
 
 def main():
-    tool, good = sys.argv[1], sys.argv[2]
-    bad = 0
+    tool, rtl, vectors = sys.argv[1], sys.argv[2], sys.argv[3]
+    s = Suite(tool)
+    isa = os.path.join(vectors, "isa")
+    good = os.path.join(isa, "kernel_mlp_S1")
+    small = os.path.join(isa, "ld_st")
 
-    def expect(name, rc, err, phrases):
-        nonlocal bad
-        lines = [l for l in err.splitlines() if l.startswith("otpu-lockstep:") or "case.txt" in l]
-        if rc != 2 or not all(p in err for p in phrases) or not lines:
-            bad += 1
-            print(f"FAIL {name}: exit {rc}, stderr: {err!r}")
-        else:
-            print(f"ok   {name}: {lines[0]}")
+    # bad input: exit 2, one line, before anything is built or run
+    s.bad("a missing bundle", ["run", s.path("missing")], "not a bundle folder")
+    d = copy_bundle(s, good, "badprog")
+    with open(os.path.join(d, "prog_0.hex"), "a") as f:
+        f.write("xyz\n")
+    s.bad("a malformed program", ["run", d], "prog_0.hex")
+    d = copy_bundle(s, good, "badcfg")
+    set_case(d, ACT_BLOCKS=512)
+    s.bad("a Config the RTL does not support", ["run", d], "ACT_BLOCKS must be 1..256")
+    s.bad("a bad option value", ["run", good, "--wave-window", "x"], "--wave-window")
+    d = copy_bundle(s, small, "dirprog")
+    os.remove(os.path.join(d, "prog_0.hex"))
+    os.mkdir(os.path.join(d, "prog_0.hex"))
+    s.bad("a directory as prog_0.hex is not an empty program that passes", ["run", d],
+          "directory")
+    for args, phrase in ((["+otpu_flip_unti=0"], "unknown +otpu_ plusarg"),
+                         (["+otpu_fault_slice=7", "+otpu_flip_unit=0", "+otpu_flip_n=1"],
+                          "+otpu_fault_slice=7: must be 0..0"),
+                         (["+otpu_flip_unit=0", "+otpu_flip_n=one"], "+otpu_flip_n=one"),
+                         (["+otpu_flip_unit=zero", "+otpu_flip_n=1"], "+otpu_flip_unit=zero"),
+                         (["+otpu_flip_unit=0"], "does nothing without +otpu_flip_n"),
+                         (["+otpu_drop_unit=9", "+otpu_drop_n=1"], "must be 0..4"),
+                         (["+otpu_fp_n=1", "+otpu_fp_n=2"], "given twice")):
+        s.bad("plusargs " + " ".join(args), ["run", small, *args], phrase)
+    rc, _, err, _ = s.run("run", small, "+verilator+seed+5")
+    s.check("a plusarg outside +otpu_ passes through", rc == 0, err)
+    s.bad("--max-cycles past 64 bits", ["run", small, "--max-cycles", "9" * 23], "--max-cycles")
+    s.bad("--hang-cycles -1", ["run", small, "--hang-cycles", "-1"], "--hang-cycles")
+    afile = s.path("afile")
+    write(afile, "x")
+    s.bad("--report naming a file", ["run", small, "--report", afile], "is not a folder")
+    s.bad("--report under a file", ["run", small, "--report", afile + "/r"], "is not a folder")
+    s.bad("no command: one line", [], "a command is needed")
+    s.bad("an unknown option: one line", ["run", small, "--bogus\x1b[2J"],
+          "unknown option --bogus\\x1b[2J")
+    s2 = Suite(rtl)
+    s2.bad("otpu-rtl: no command: one line", [], "a command is needed")
+    s2.bad("otpu-rtl build: a bad option: one line", ["build", "--bogus"], "unknown option")
+    s2.bad("otpu-rtl run: a misspelt fault plusarg", ["run", small, "+otpu_drop_nn=1"],
+           "unknown +otpu_ plusarg")
+    s.failed += s2.failed
+    s.passed += s2.passed
+    rc, out, _, _ = s.run("--help")
+    s.check("--help", rc == 0 and "otpu-lockstep run BUNDLE" in out)
 
-    with tempfile.TemporaryDirectory(prefix="otpu-lockstep-input-") as tmp:
-        rc, _, err = run(tool, "run", os.path.join(tmp, "missing"))
-        expect("a missing bundle", rc, err, ["missing", "not a bundle folder"])
-        b = os.path.join(tmp, "b")
-        shutil.copytree(good, b)
-        for f in os.listdir(b):
-            os.chmod(os.path.join(b, f), 0o644)
-        with open(os.path.join(b, "prog_0.hex"), "a") as f:
-            f.write("xyz\n")
-        rc, _, err = run(tool, "run", b)
-        expect("a malformed program", rc, err, ["prog_0.hex"])
-        c = os.path.join(tmp, "c")
-        shutil.copytree(good, c)
-        os.chmod(os.path.join(c, "case.txt"), 0o644)
-        with open(os.path.join(c, "case.txt")) as f:
-            text = f.read()
-        with open(os.path.join(c, "case.txt"), "w") as f:
-            f.write(text.replace("ACT_BLOCKS=64", "ACT_BLOCKS=512"))
-        rc, _, err = run(tool, "run", c)
-        expect("a Config the RTL does not support", rc, err, ["ACT_BLOCKS must be 1..256",
-                                                             "ACT_BLOCKS=512"])
-        rc, _, err = run(tool, "run", good, "--wave-window", "x")
-        expect("a bad option value", rc, err, ["--wave-window"])
-        rc, out, _ = run(tool, "--help")
-        if rc != 0 or "otpu-lockstep run BUNDLE" not in out:
-            bad += 1
-            print("FAIL --help")
-    print(f"{5 - bad} passed, {bad} failed")
-    return 1 if bad else 0
+    # the verdict honours expect=
+    d = copy_bundle(s, os.path.join(isa, "vop_outer_column"), "outer_b")
+    words = open(os.path.join(d, "prog_0.hex")).read().split()
+    words[8 + 3] = "ffffffff"  # the OUTER's b word: a TMEM range error on both sides
+    write(os.path.join(d, "prog_0.hex"), "\n".join(words) + "\n")
+    rc, out, err, _ = s.run("run", d, "--report", s.path("r_outer"))
+    s.check("an error the bundle does not expect is not a PASS (exit 6)",
+            rc == 6 and "UNEXPECTED OUTCOME" in out and "tmem-range" in out, f"{rc} {out} {err}")
+    set_case(d, expect="error")
+    rc, out, err, _ = s.run("run", d, "--report", s.path("r_outer"))
+    s.check("an expected error (any kind) is a PASS that names it",
+            rc == 0 and "PASS with the expected tmem-range error" in out, f"{rc} {out} {err}")
+    set_case(d, error="VOP read-after-write hazard")
+    rc, out, err, _ = s.run("run", d, "--report", s.path("r_outer"))
+    s.check("an error of another kind than error= says is not a PASS",
+            rc == 6 and "expects a hazard error" in out, f"{rc} {out} {err}")
+    rc, out, err, _ = s.run("run", os.path.join(isa, "err_dram_range"))
+    s.check("a golden error case passes with its error",
+            rc == 0 and "PASS with the expected dram-address error" in out, f"{rc} {out} {err}")
+    d = copy_bundle(s, small, "expects_error")
+    set_case(d, expect="error")
+    rc, out, err, _ = s.run("run", d, "--report", s.path("r_ee"))
+    s.check("a clean run where the bundle expects an error is not a PASS",
+            rc == 6 and "agree on a clean run" in out, f"{rc} {out} {err}")
+
+    # the report folder: never a stale report, never an empty folder left by a failed run
+    r = s.path("report")
+    rc, out, _, _ = s.run("run", small, "--report", r, "--wave-window", "0", "+otpu_flip_unit=0",
+                          "+otpu_flip_n=3", "+otpu_flip_bit=1")
+    had = os.path.exists(os.path.join(r, "divergence.json"))
+    rc2, out2, _, _ = s.run("run", small, "--report", r)
+    s.check("a PASS removes the divergence report an earlier run left",
+            rc == 1 and had and rc2 == 0 and not os.path.exists(os.path.join(r, "divergence.json"))
+            and not os.path.exists(os.path.join(r, "divergence.txt")), f"{rc} {rc2} {out2}")
+    r = s.path("r_build")
+    env = dict(os.environ, OTPU_RTL_CACHE=s.path("cache"), OTPU_RTL_PREBUILT=s.path("none"),
+               VERILATOR="/bin/false")
+    p = subprocess.run([tool, "run", small, "--report", r], capture_output=True, text=True,
+                       env=env, timeout=120)
+    s.check("a failed build: exit 4 and no report folder", p.returncode == 4 and
+            not os.path.exists(r), f"{p.returncode} {p.stderr[-400:]}")
+
+    # a simulator that crashes is exit 5, not "the build failed"
+    exe = subprocess.run([rtl, "path", small], capture_output=True, text=True).stdout.strip()
+    fake = s.path("fake_prebuilt", os.path.basename(os.path.dirname(exe)))
+    os.makedirs(fake)
+    write(os.path.join(fake, "otpu-rtl-sim"), "#!/bin/sh\nkill -SEGV $$\n")
+    os.chmod(os.path.join(fake, "otpu-rtl-sim"), 0o755)
+    env = dict(os.environ, OTPU_RTL_PREBUILT=os.path.dirname(fake))
+    p = subprocess.run([tool, "run", small, "--report", s.path("r_crash")], capture_output=True,
+                       text=True, env=env, timeout=120)
+    s.check("a crashed simulator: exit 5 and a line that says so", p.returncode == 5 and
+            "crashed" in p.stderr and "lockstep:" not in p.stdout, f"{p.returncode} {p.stderr}")
+    return s.finish()
 
 
 if __name__ == "__main__":

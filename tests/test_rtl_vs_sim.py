@@ -46,14 +46,16 @@ def main():
             for f in os.listdir(case):
                 if f.startswith(("prog_", "dram_")):
                     shutil.copy(os.path.join(case, f), b)
+            lines = [f"{k}={VARIANT[k]}\n" if k in VARIANT else line
+                     for line in open(os.path.join(case, "case.txt"))
+                     for k in [line.partition("=")[0]] if k not in ("expect", "error")]
             with open(os.path.join(b, "case.txt"), "w") as g:
-                for line in open(os.path.join(case, "case.txt")):
-                    k = line.partition("=")[0]
-                    if k in ("expect", "error"):
-                        continue
-                    g.write(f"{k}={VARIANT[k]}\n" if k in VARIANT else line)
-            rc_r, fin_r, log_r = run([rtl, "run", b], os.path.join(tmp, "r_" + name))
+                g.write("".join(lines) + "expect=ok\n")
             rc_s, fin_s, log_s = run([sim, "run", b], os.path.join(tmp, "s_" + name))
+            if rc_s == 1:  # the variant's outcome, as the bundle must state it
+                with open(os.path.join(b, "case.txt"), "w") as g:
+                    g.write("".join(lines) + "expect=error\n")
+            rc_r, fin_r, log_r = run([rtl, "run", b], os.path.join(tmp, "r_" + name))
             n += 1
             errors += rc_s == 1
             if rc_r != rc_s or fin_r != fin_s or not fin_r:

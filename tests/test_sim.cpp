@@ -265,6 +265,41 @@ TEST(Sequencer, ErrorsNameSlicePcInstructionAndAddress)
     EXPECT_NE(strstr(e->msg, "0x3"), nullptr) << e->msg;
 }
 
+// ---------------------------------------------------------------- inputs that once crashed
+
+// VOP (func 6 OUTER, bmode ROW) with b = 0xffffffff: the hazard check read its scoreboard
+// past TMEM before the range check (a SIGSEGV).
+TEST(Robustness, OuterWithBBeyondTmemIsARangeError)
+{
+    Machine t;
+    otpu_instr outer = ins(OTPU_OP_VOP, {0, 0x200, 0xFFFFFFFFu, 6 | 40u << 16, 48,
+                                         3 | 6u << 16 | 1u << 24, 0x2bc});
+    t.load(0, {outer, halt()});
+    EXPECT_EQ(t.run(), -1);
+    EXPECT_EQ(t.e()->kind, OTPU_ERR_TMEM_RANGE) << t.e()->msg;
+}
+
+// OUTER rows written twice beyond TMEM (drs 0): the reference names the hazard first.
+TEST(Robustness, OuterHazardBeyondTmemComesBeforeTheRange)
+{
+    Machine t;
+    otpu_instr outer = ins(OTPU_OP_VOP, {0xFFFFFF00u, 0x10, 0x20, 2 | 4u << 16, 0,
+                                         6u << 16 | 1u << 24, 0x30});
+    t.load(0, {outer, halt()});
+    EXPECT_EQ(t.run(), -1);
+    EXPECT_EQ(t.e()->kind, OTPU_ERR_HAZARD) << t.e()->msg;
+}
+
+// GATHER of rows x 0 columns: no buffer, no copy (UBSan: memcpy into NULL).
+TEST(Robustness, GatherOfNoColumnsCopiesNothing)
+{
+    Machine t(2);
+    otpu_instr gather = ins(OTPU_OP_GATHER, {0, 100, 5 | 0u << 16, 1, 1, 16});
+    t.load(0, {gather, halt()});
+    t.load(1, {gather, halt()});
+    EXPECT_EQ(t.run(), 0) << t.e()->msg;
+}
+
 // ---------------------------------------------------------------- RLD
 
 TEST(Rld, RawF2iAndMul)

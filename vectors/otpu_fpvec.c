@@ -32,6 +32,8 @@
 
 #include "fp32.h"
 #include "fpvec.h"
+#include "input.h"
+#include "proc.h"
 
 #ifndef OTPU_FPVEC_SRCDIR
 #define OTPU_FPVEC_SRCDIR "" /* the source tree (meson sets it) */
@@ -48,13 +50,21 @@ static const char *g_cmd = ""; /* the running command, for messages */
 
 /* ---- messages -------------------------------------------------------------------------------- */
 
+/* "otpu-fpvec: CMD: <prefix><message><suffix>" on stderr, with the message's control bytes
+ * escaped (it may quote file contents and arguments). */
+static void say(const char *prefix, const char *suffix, const char *fmt, va_list ap)
+{
+    char raw[2048], safe[2048];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    fprintf(stderr, "otpu-fpvec: %s%s%s%s%s\n", g_cmd, *g_cmd ? ": " : "", prefix,
+            otpu_escape(raw, sizeof raw, safe, sizeof safe), suffix);
+}
+
 static void msg(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "otpu-fpvec: %s%s", g_cmd, *g_cmd ? ": " : "");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say("", "", fmt, ap);
     va_end(ap);
 }
 
@@ -63,9 +73,7 @@ static void die(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "otpu-fpvec: %s%serror: ", g_cmd, *g_cmd ? ": " : "");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say("error: ", "", fmt, ap);
     va_end(ap);
     exit(EXIT_INPUT);
 }
@@ -73,11 +81,11 @@ static void die(const char *fmt, ...)
 /* A usage error: one line, a pointer to --help, exit 2. */
 static void usage_error(const char *fmt, ...)
 {
+    char help[64];
+    snprintf(help, sizeof help, " (see otpu-fpvec %s%s--help)", g_cmd, *g_cmd ? " " : "");
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "otpu-fpvec: %s%serror: ", g_cmd, *g_cmd ? ": " : "");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see otpu-fpvec %s%s--help)\n", g_cmd, *g_cmd ? " " : "");
+    say("error: ", help, fmt, ap);
     va_end(ap);
     exit(EXIT_INPUT);
 }
@@ -343,10 +351,70 @@ static int cmd_gen(int argc, char **argv)
 
 /* ---- check ---------------------------------------------------------------------------------- */
 
+/* Reads a vector file ("-": stdin), calling each(v, line number, user) for every vector; a
+ * malformed line, an unreadable file or one without vectors ends the tool (exit 2) naming it.
+ * Returns the number of vectors. */
+static uint64_t read_vectors(const char *path, void (*each)(const fpvec_vec *, uint64_t, void *),
+                             void *user)
+{
+    char err[1024], why[128], *line = NULL;
+    FILE *in = strcmp(path, "-") == 0 ? stdin : otpu_input_open(path, err, sizeof err);
+    if (!in)
+        die("%s", err);
+    size_t cap = 0;
+    ssize_t len;
+    uint64_t lineno = 0;
+    while ((len = getline(&line, &cap, in)) >= 0) {
+        fpvec_vec v;
+        lineno++;
+        if (len > 0 && line[len - 1] == '\n')
+            len--;
+        if (fpvec_parse_line(line, (size_t)len, &v, why, sizeof why) != 0)
+            die("%s:%" PRIu64 ": malformed vector line: %s", path, lineno, why);
+        if (each)
+            each(&v, lineno, user);
+    }
+    int rerr = ferror(in);
+    free(line);
+    if (in != stdin)
+        fclose(in);
+    if (rerr)
+        die("cannot read %s", path);
+    if (lineno == 0)
+        die("%s holds no vectors", path);
+    return lineno;
+}
+
+typedef struct check_tally {
+    uint64_t cases[FPVEC_NOPS], errors[FPVEC_NOPS], errs, total;
+    uint32_t seen;
+    long show;
+    double next;
+} check_tally;
+
+static void check_one(const fpvec_vec *v, uint64_t lineno, void *user)
+{
+    check_tally *t = user;
+    uint32_t got = fpvec_expected(v->op, v->a, v->b);
+    t->cases[v->op]++;
+    t->seen |= 1u << v->op;
+    t->total++;
+    if (got != v->expected) {
+        if ((long)t->errs < t->show)
+            fpvec_print_mismatch(stdout, v->op, v->a, v->b, v->expected, got, lineno);
+        t->errs++;
+        t->errors[v->op]++;
+    }
+    if ((lineno & 0xFFFF) == 0 && now_s() >= t->next) {
+        msg("%" PRIu64 " vectors, %" PRIu64 " mismatches", t->total, t->errs);
+        t->next = now_s() + 5.0;
+    }
+}
+
 static int cmd_check(int argc, char **argv)
 {
-    long show = 20;
     const char *path = NULL;
+    check_tally t = {.show = 20};
     if (wants_help(argc, argv)) {
         fputs(HELP_CHECK, stdout);
         return EXIT_OK;
@@ -354,7 +422,7 @@ static int cmd_check(int argc, char **argv)
     args a = {argc, 1, argv, NULL};
     for (; a.i < argc; a.i++) {
         if (opt_is(&a, "--show", 1))
-            show = (long)parse_u64("--show", a.value, 0, 1000000000);
+            t.show = (long)parse_u64("--show", a.value, 0, 1000000000);
         else if (argv[a.i][0] == '-' && argv[a.i][1] != '\0')
             usage_error("unknown option '%s'", argv[a.i]);
         else if (path)
@@ -364,54 +432,16 @@ static int cmd_check(int argc, char **argv)
     }
     if (!path)
         usage_error("no vector FILE");
-    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!in)
-        die("cannot open %s: %s", path, strerror(errno));
-    uint64_t cases[FPVEC_NOPS] = {0}, errors[FPVEC_NOPS] = {0};
-    uint64_t lineno = 0, errs = 0, total = 0;
-    uint32_t seen = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    double t0 = now_s(), next = t0 + 5.0;
-    while ((len = getline(&line, &cap, in)) >= 0) {
-        fpvec_vec v;
-        char why[128];
-        lineno++;
-        if (len > 0 && line[len - 1] == '\n')
-            len--;
-        if (fpvec_parse_line(line, (size_t)len, &v, why, sizeof why) != 0)
-            die("%s:%" PRIu64 ": malformed vector line: %s", path, lineno, why);
-        uint32_t got = fpvec_expected(v.op, v.a, v.b);
-        cases[v.op]++;
-        seen |= 1u << v.op;
-        total++;
-        if (got != v.expected) {
-            if ((long)errs < show)
-                fpvec_print_mismatch(stdout, v.op, v.a, v.b, v.expected, got, lineno);
-            errs++;
-            errors[v.op]++;
-        }
-        if ((lineno & 0xFFFF) == 0 && now_s() >= next) {
-            msg("%" PRIu64 " vectors, %" PRIu64 " mismatches", total, errs);
-            next = now_s() + 5.0;
-        }
-    }
-    int rerr = ferror(in);
-    free(line);
-    if (in != stdin)
-        fclose(in);
-    if (rerr)
-        die("cannot read %s", path);
-    if (total == 0)
-        die("%s holds no vectors", path);
-    if ((long)errs > show)
-        printf("otpu-fpvec: %" PRIu64 " more mismatches not shown\n", errs - (uint64_t)show);
-    fpvec_report(stdout, "otpu-fpvec", seen, cases, errors);
+    double t0 = now_s();
+    t.next = t0 + 5.0;
+    read_vectors(path, check_one, &t);
+    if ((long)t.errs > t.show)
+        printf("otpu-fpvec: %" PRIu64 " more mismatches not shown\n", t.errs - (uint64_t)t.show);
+    fpvec_report(stdout, "otpu-fpvec", t.seen, t.cases, t.errors);
     double dt = now_s() - t0;
     printf("otpu-fpvec: check: %s: %" PRIu64 " vectors in %.2f s against sim/fp32.c: %s\n", path,
-           total, dt, errs ? "FAIL" : "PASS");
-    return errs ? EXIT_MISMATCH : EXIT_OK;
+           t.total, dt, t.errs ? "FAIL" : "PASS");
+    return t.errs ? EXIT_MISMATCH : EXIT_OK;
 }
 
 /* ---- rtl: the bench and its cache ------------------------------------------------------------ */
@@ -546,26 +576,17 @@ static char *bench_key(const char *src, const char *sv, const char *verilator_ve
     return key;
 }
 
-/* Runs argv with stdout sent to stderr (build chatter stays off the report); returns its exit
- * status, or -1 if it could not start or died. */
-static int run_to_stderr(char *const *argv)
+/* Runs a build (argv) in a process group that dies with the tool, stdout sent to stderr
+ * (build chatter stays off the report); its exit status, or -1 if it could not start or
+ * died. A signal to the tool ends the tool (the next build goes on from what this one left:
+ * the bench itself appears by rename, whole, at the end). */
+static int run_build(char *const *argv)
 {
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        dup2(STDERR_FILENO, STDOUT_FILENO);
-        execvp(argv[0], argv);
-        fprintf(stderr, "otpu-fpvec: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    otpu_proc_status st;
+    int rc = otpu_proc_run_group(argv, NULL, &st);
+    if (st.interrupted)
+        otpu_proc_reraise(st.interrupted);
+    return rc || st.signal ? -1 : st.code;
 }
 
 /* The bench for the otpu_fp.sv at sv (built into the cache unless there already). */
@@ -615,7 +636,7 @@ static char *cached_bench(const char *sv, const char *cache_opt, unsigned jobs, 
         msg("building the bench for %s (%s, cache %s)", sv, vver, dir);
         double t0 = now_s();
         char *argv[] = {"/bin/sh", script, bench, obj, (char *)sv, jobs_s, NULL};
-        int rc = run_to_stderr(argv);
+        int rc = run_build(argv);
         if (rc != 0)
             die("cannot build the bench for %s (Verilator log: %s/build.log)", sv, obj);
         msg("built the bench for %s in %.1f s", sv, now_s() - t0);
@@ -736,8 +757,7 @@ static int cmd_rtl(int argc, char **argv)
         usage_error("--level/--seed/--ops/--count choose generated vectors; not with a FILE");
     char *file_abs = NULL;
     if (file) {
-        if (access(file, R_OK) != 0)
-            die("cannot read %s: %s", file, strerror(errno));
+        read_vectors(file, NULL, NULL); /* bad input is named here, before a bench runs */
         file_abs = abs_path(file);
     }
 
@@ -1083,10 +1103,8 @@ static int cmd_ulp(int argc, char **argv)
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_DFL);
-    if (argc < 2) {
-        fputs(HELP_MAIN, stderr);
-        return EXIT_INPUT;
-    }
+    if (argc < 2)
+        usage_error("a command is needed: gen, check, rtl or ulp");
     const char *cmd = argv[1];
     char *help_argv[] = {NULL, "--help", NULL};
     if (strcmp(cmd, "help") == 0 && argc > 2) { /* otpu-fpvec help COMMAND */

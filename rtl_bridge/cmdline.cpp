@@ -1,0 +1,93 @@
+// cmdline.cpp - command-line arguments of the RTL tools (cmdline.h).
+#include "cmdline.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+#include "input.h"
+
+std::string printable(const std::string &s) {
+  std::vector<char> buf(4 * s.size() + 8);
+  return otpu_escape(s.c_str(), s.size(), buf.data(), buf.size());
+}
+
+bool parse_count(const std::string &v, uint64_t *out) {
+  bool hex = v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+  const std::string digits = hex ? v.substr(2) : v;
+  const char *ok = hex ? "0123456789abcdefABCDEF" : "0123456789";
+  if (digits.empty() || digits.find_first_not_of(ok) != std::string::npos ||
+      (!hex && digits.size() > 1 && digits[0] == '0'))
+    return false;  // (no sign, no octal: "010" is not 8)
+  errno = 0;
+  *out = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+  return errno == 0;
+}
+
+namespace {
+
+struct Known {
+  const char *name;
+  int64_t lo, hi;        // hi < 0: the Config's S - 1
+  const char *needs;     // another plusarg without which this one does nothing, or nullptr
+};
+
+const int64_t kIntMax = 2147483647;  // $value$plusargs("%d") reads a 32-bit int
+const Known kKnown[] = {
+    {"otpu_fault_slice", 0, -1, nullptr},
+    {"otpu_flip_unit", 0, 4, "otpu_flip_n"},   {"otpu_flip_n", 1, kIntMax, "otpu_flip_unit"},
+    {"otpu_flip_bit", 0, 31, "otpu_flip_unit"},
+    {"otpu_drop_unit", 0, 4, "otpu_drop_n"},   {"otpu_drop_n", 1, kIntMax, "otpu_drop_unit"},
+    {"otpu_early_unit", 0, 4, "otpu_early_n"}, {"otpu_early_n", 1, kIntMax, "otpu_early_unit"},
+    {"otpu_fp_n", 1, kIntMax, nullptr},        {"otpu_fp_bit", 0, 31, "otpu_fp_n"},
+    {"otpu_waitw_limit", 1, kIntMax, nullptr},
+};
+
+const Known *find(const std::string &name) {
+  for (const Known &k : kKnown)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+// decimal digits, no sign, no leading zero: what %d reads the same way everywhere
+bool parse_decimal(const std::string &v, int64_t *out) {
+  if (v.empty() || v.size() > 10 || (v.size() > 1 && v[0] == '0')) return false;
+  int64_t x = 0;
+  for (char ch : v) {
+    if (ch < '0' || ch > '9') return false;
+    x = 10 * x + (ch - '0');
+  }
+  *out = x;
+  return true;
+}
+
+}  // namespace
+
+std::string check_plusargs(const std::vector<std::string> &plusargs, const OtpuConfig &c) {
+  std::map<std::string, int64_t> given;
+  for (const std::string &raw : plusargs) {
+    const std::string p = printable(raw);
+    if (raw.compare(0, 6, "+otpu_") != 0) continue;
+    size_t eq = raw.find('=');
+    std::string name = raw.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);
+    const Known *k = find(name);
+    if (!k) return p + ": unknown +otpu_ plusarg (rtl/README.md lists them)";
+    int64_t v, hi = k->hi < 0 ? c.S - 1 : k->hi;
+    if (eq == std::string::npos || !parse_decimal(raw.substr(eq + 1), &v))
+      return p + ": needs =N, a decimal number";
+    if (v < k->lo || v > hi)
+      return p + ": must be " + std::to_string(k->lo) + ".." + std::to_string(hi) +
+             (k->hi < 0 ? " (the Config has S=" + std::to_string(c.S) + ")" : "");
+    if (!given.emplace(name, v).second) return p + ": given twice";
+  }
+  for (const auto &g : given) {
+    const Known *k = find(g.first);
+    if (k->needs && !given.count(k->needs))
+      return "+" + g.first + " does nothing without +" + k->needs;
+  }
+  if (given.count("otpu_fault_slice") && given.size() - given.count("otpu_waitw_limit") == 1)
+    return "+otpu_fault_slice does nothing without a fault (+otpu_flip_*, _drop_*, _early_*, "
+           "_fp_*)";
+  return "";
+}

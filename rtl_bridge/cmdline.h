@@ -1,0 +1,23 @@
+// cmdline.h - command-line arguments of the RTL tools and the simulator driver: counts, safe
+// echoing, and the reference RTL's +otpu_* plusargs (rtl/README.md, "Fault injection"),
+// checked before a run: a misspelt, malformed or out-of-range one, or one that would do nothing
+// (a fault without its count, a slice the Config does not have) must not give a fault-free PASS.
+#ifndef OTPU_CMDLINE_H
+#define OTPU_CMDLINE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "otpu_bundle.h"
+
+// s with control bytes and non-ASCII escaped (input.h's otpu_escape), for messages
+std::string printable(const std::string &s);
+// a count: decimal without leading zeros, or 0x hex, within 64 bits; false for anything else
+bool parse_count(const std::string &v, uint64_t *out);
+
+// "" when every +otpu_* argument is known, well formed and effective for the Config, else the
+// one-line reason naming the argument (printable). Plusargs outside the +otpu_ namespace are not judged.
+std::string check_plusargs(const std::vector<std::string> &plusargs, const OtpuConfig &c);
+
+#endif

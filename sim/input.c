@@ -1,0 +1,169 @@
+/* input.c - reading untrusted input files whole, and quoting their bytes (input.h). */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int otpu_fail_msg(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *file_type(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* Opens path for reading if it is a regular file: the type is checked before the file is
+ * opened, and again on the descriptor (O_NONBLOCK: opening a FIFO never waits for a writer).
+ * The descriptor, or -1 with err set; *size: the file's size. */
+static int open_regular(const char *path, off_t *size, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return otpu_fail_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return otpu_fail_msg(err, errlen, "%s: is %s, not a regular file", path,
+                             file_type(st.st_mode));
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return otpu_fail_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return otpu_fail_msg(err, errlen, "%s: is not a regular file", path);
+    }
+    *size = st.st_size;
+    return fd;
+}
+
+FILE *otpu_input_open(const char *path, char *err, size_t errlen)
+{
+    off_t size;
+    int fd = open_regular(path, &size, err, errlen);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        otpu_fail_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+int otpu_input_read(const char *path, size_t max, char **data, size_t *len, char *err,
+                    size_t errlen)
+{
+    *data = NULL;
+    *len = 0;
+    off_t size;
+    int fd = open_regular(path, &size, err, errlen);
+    if (fd < 0)
+        return -1;
+    if ((uint64_t)size > (uint64_t)max) {
+        close(fd);
+        return otpu_fail_msg(err, errlen, "%s: %lld bytes is more than the %zu this input may have",
+                             path, (long long)size, max);
+    }
+    size_t cap = (size_t)size + 1, n = 0; /* + the NUL */
+    char *p = malloc(cap);
+    const char *why = p ? NULL : "out of memory";
+    while (!why) {
+        if (n + 1 == cap) { /* full: at the end, or the file grew since fstat */
+            char probe;
+            ssize_t k = read(fd, &probe, 1);
+            if (k == 0)
+                break;
+            if (k < 0) {
+                if (errno != EINTR)
+                    why = strerror(errno);
+                continue;
+            }
+            size_t grown = cap - 1 >= max ? 0 : cap * 2 - 1 > max ? max + 1 : cap * 2;
+            char *q = grown ? realloc(p, grown) : NULL;
+            if (!q) {
+                why = grown ? "out of memory" : "it grew past the limit while being read";
+                continue;
+            }
+            p = q;
+            cap = grown;
+            p[n++] = probe;
+            continue;
+        }
+        ssize_t k = read(fd, p + n, cap - 1 - n);
+        if (k < 0 && errno != EINTR)
+            why = strerror(errno);
+        else if (k == 0)
+            break;
+        else if (k > 0)
+            n += (size_t)k;
+    }
+    if (why) {
+        free(p);
+        close(fd);
+        return otpu_fail_msg(err, errlen, "%s: cannot read: %s", path, why);
+    }
+    close(fd);
+    p[n] = 0;
+    *data = p;
+    *len = n;
+    return 0;
+}
+
+int otpu_input_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen)
+{
+    if (!outlen)
+        return out;
+    size_t o = 0, i = 0;
+    for (; i < max_in && s[i]; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        char piece[8];
+        if (ch == '\n')
+            strcpy(piece, "\\n");
+        else if (ch == '\t')
+            strcpy(piece, "\\t");
+        else if (ch == '\r')
+            strcpy(piece, "\\r");
+        else if (ch < 0x20 || ch >= 0x7F)
+            snprintf(piece, sizeof piece, "\\x%02x", ch);
+        else
+            piece[0] = (char)ch, piece[1] = 0;
+        size_t k = strlen(piece);
+        if (o + k + 4 > outlen) /* room for "..." and the NUL */
+            break;
+        memcpy(out + o, piece, k);
+        o += k;
+    }
+    if (i < max_in && s[i] && o + 4 <= outlen) { /* out of room: the cut is marked */
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o < outlen ? o : outlen - 1] = 0;
+    return out;
+}

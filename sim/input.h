@@ -1,0 +1,42 @@
+/* input.h - untrusted input files: read whole, bounded, and quoted safely in messages.
+ *
+ * Every file a tool reads (case.txt, programs, DRAM images, golden traces, vector files) goes
+ * through otpu_input_read: it must be a regular file (after links are followed) of at most
+ * `max` bytes. A FIFO, a device (/dev/zero), a directory or a socket is refused before
+ * anything is read from it, so no input can block a tool or feed it without end. */
+#ifndef OTPU_INPUT_H
+#define OTPU_INPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads the file at path into a new NUL-terminated buffer (*data, to free()), *len bytes
+ * without the terminator. 0, or -1 with "PATH: why" in err (missing, not a regular file,
+ * larger than max bytes, unreadable, out of memory). */
+int otpu_input_read(const char *path, size_t max, char **data, size_t *len, char *err,
+                    size_t errlen);
+
+/* The same checks (no size limit), for a file read as a stream: a FILE, or NULL with
+ * "PATH: why" in err. */
+FILE *otpu_input_open(const char *path, char *err, size_t errlen);
+
+/* Formats a one-line message into err (n bytes) and returns -1: the readers' way to fail. */
+int otpu_fail_msg(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* 1 if something exists at path (lstat: a broken link exists), else 0. */
+int otpu_input_exists(const char *path);
+
+/* Copies at most max_in bytes of s (stopping at a NUL) into out as printable ASCII: control
+ * bytes, DEL and bytes >= 0x80 become \n, \t, \r or \xNN, so no input can reach a terminal
+ * as an escape sequence. Printable text is copied as it is, so escaping twice changes
+ * nothing. What does not fit ends in "...". Returns out. */
+char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
