@@ -1,4 +1,4 @@
-/* check.h - libotpucheck: the lockstep scoreboard (DESIGN.md "Lockstep protocol").
+/* check.h - libotpucheck: the lockstep scoreboard (its events: rtl/EVENTS.md).
  *
  * The RTL side reports events; this side decides. A checker owns a C model of the bundle's
  * machine and steps it in program order as the RTL dispatches instructions, keeps each

@@ -1,5 +1,6 @@
 /* report.c - writing a divergence as text and as JSON. */
 #include "report.h"
+#include "bits.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -10,12 +11,6 @@ static const char *space_name(otpu_space s)
     return (unsigned)s <= OTPU_SP_ASCALE ? names[s] : "?";
 }
 
-static float as_float(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
 
 /* fp32 bits onto a line where adjacent floats are adjacent integers */
 static int64_t ordered(uint32_t b)
@@ -65,10 +60,10 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
     int fl = is_float_space(d);
     if (d->has_expected)
         fprintf(f, fl ? "  expected: %08x (%.9g)\n" : "  expected: %08x\n", d->expected,
-                (double)as_float(d->expected));
+                (double)otpu_float_of(d->expected));
     if (d->has_actual)
         fprintf(f, fl ? "  actual:   %08x (%.9g)\n" : "  actual:   %08x\n", d->actual,
-                (double)as_float(d->actual));
+                (double)otpu_float_of(d->actual));
     if (d->has_expected && d->has_actual && fl)
         fprintf(f, "  ulp distance: %" PRIu64 "\n", otpu_ulp_distance(d->expected, d->actual));
     if (d->has_loc)
@@ -93,7 +88,8 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
         for (size_t i = 0; i < d->ninflight; i++) {
             const otpu_div_event *e = &d->inflight[i];
             fprintf(f, "    slice %u slot %u %s %s n=%" PRIu64 " pc=%u %s\n", e->slice, e->slot,
-                    otpu_unit_name((otpu_unit)e->unit), e->what, e->ins.n, e->ins.pc, e->ins.disasm);
+                    otpu_unit_name((otpu_unit)e->unit), e->what, e->ins.n, e->ins.pc,
+                    e->ins.disasm);
         }
     }
     if (d->nhistory) {
@@ -145,7 +141,7 @@ static void jbits(FILE *f, const char *key, uint32_t b, int fl)
     fprintf(f, ",\n  \"%s\": {\"bits\": \"%08x\"", key, b);
     if (fl) {
         char num[48];
-        float x = as_float(b);
+        float x = otpu_float_of(b);
         if (x != x || x - x != 0) /* NaN, infinities: JSON has no literal for them */
             snprintf(num, sizeof num, "\"%s\"", x != x ? "nan" : x > 0 ? "inf" : "-inf");
         else
@@ -188,8 +184,9 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     }
     fprintf(f, ",\n  \"loops\": [");
     for (unsigned k = 0; k < d->loop_depth; k++)
-        fprintf(f, "%s{\"start\": %u, \"end\": %u, \"iteration\": %u, \"total\": %u}", k ? ", " : "",
-                d->loops[k].start, d->loops[k].end, d->loops[k].iteration, d->loops[k].total);
+        fprintf(f, "%s{\"start\": %u, \"end\": %u, \"iteration\": %u, \"total\": %u}",
+                k ? ", " : "", d->loops[k].start, d->loops[k].end, d->loops[k].iteration,
+                d->loops[k].total);
     fprintf(f, "]");
     if (d->has_loc) {
         fprintf(f, ",\n  \"location\": {\"space\": ");

@@ -1,4 +1,4 @@
-/* report.h - the first-divergence report (DESIGN.md "First-divergence report"): text for
+/* report.h - the first-divergence report (kinds and schema: checker/REPORT.md): text for
  * people, JSON for tools. The JSON schema is documented in checker/REPORT.md. */
 #ifndef OTPU_REPORT_H
 #define OTPU_REPORT_H

@@ -1,9 +1,9 @@
-/* lockstep.h - the DPI-C side of a lockstep run: the events of rtl/EVENTS.md (units 0 DMA ..
- * 4 COLL, write ports 0..10) translated into libotpucheck calls, and the verdict.
+/* lockstep.h - the lockstep session of a simulation process: the records of rtl/EVENTS.md
+ * (kinds, units and ports: sim/protocol.h) translated into libotpucheck calls.
  *
- * The DPI entry points (dpi.c, declared in otpu_lockstep_dpi.sv) land their arguments here;
- * nothing is judged in this layer. One session per simulation process: a Verilated model has
- * one DPI scope, so the session is process-wide (otpu_ls_attach). */
+ * The DPI entry points (dpi.c, imported by adapters from otpu_lockstep_dpi.sv) land their
+ * arguments in the session attached to the process (otpu_ls_attach): a Verilated model has one
+ * DPI scope, so the session is process-wide. Nothing is judged in this layer. */
 #ifndef OTPU_LOCKSTEP_H
 #define OTPU_LOCKSTEP_H
 
@@ -40,17 +40,19 @@ otpu_checker *otpu_ls_checker(otpu_ls *ls);
 void otpu_ls_attach(otpu_ls *ls);
 otpu_ls *otpu_ls_attached(void);
 
-/* EVENTS.md records. kind: 0 dispatch, 1 executed by the sequencer, 2 start, 3 complete;
- * unit: 0 DMA, 1 MXU, 2 QUANT, 3 VPU, 4 COLL. Each returns an OTPU_CHECK_* code. */
+/* EVENTS.md records. kind: OTPU_EV_*; unit: OTPU_UNIT_* (start, complete). Each returns an
+ * OTPU_CHECK_* code. */
 int otpu_ls_ins(otpu_ls *ls, uint32_t slice, int kind, int unit, uint32_t slot, uint32_t pc,
                 uint32_t op);
 /* port 0 is the sequencer's register port; the others belong to a unit (EVENTS.md). */
 int otpu_ls_wr(otpu_ls *ls, uint32_t slice, uint32_t port, uint32_t space, uint32_t addr,
                uint32_t data, uint32_t mask);
-/* kind: 0 halted, 1 error (a = pc), 2 HALT CHAIN (a = address, b = instructions) */
+/* kind: OTPU_SS_HALTED (a = pc; judged at otpu_ls_end, when read_state can read the RTL's
+ * memories), OTPU_SS_ERROR (a = pc), OTPU_SS_CHAIN (a = address, b = instructions) */
 int otpu_ls_state(otpu_ls *ls, uint32_t slice, int kind, uint32_t a, uint32_t b);
 int otpu_ls_cycle(otpu_ls *ls, uint64_t cycle);
-/* The run ended: final checks. */
+/* The run ended: the halted slices' states, then the final checks (after a divergence, only
+ * with keep_going). */
 int otpu_ls_end(otpu_ls *ls);
 
 /* Set when a call was malformed (an adapter bug): the first such message, or NULL. */

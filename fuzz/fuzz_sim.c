@@ -23,26 +23,25 @@ static uint64_t work(const otpu_machine *m, uint32_t s)
     if (v.halted || v.pc >= v.nprog)
         return 0;
     const otpu_config *c = otpu_machine_config(m);
-    const uint32_t *w = v.prog[v.pc].w;
-    uint64_t D = c->D;
-    switch (v.prog[v.pc].op) {
-    case OTPU_OP_LD:
-    case OTPU_OP_ST:
-        return w[3];
-    case OTPU_OP_MM:
-        return (uint64_t)(w[4] & 0xFFFF) * (w[4] >> 16) * (((w[6] >> 16) & 0xFF) + 1) * D;
-    case OTPU_OP_QACT:
-        return (uint64_t)(w[2] & 0xFF) * (w[2] >> 16) * D;
-    case OTPU_OP_QST:
-        return (uint64_t)(w[4] & 0xFFFF) * (w[4] >> 16) * D;
-    case OTPU_OP_VOP:
-    case OTPU_OP_GATHER:
-        return (uint64_t)(w[v.prog[v.pc].op == OTPU_OP_VOP ? 4 : 3] & 0xFFFF) *
-               (w[v.prog[v.pc].op == OTPU_OP_VOP ? 4 : 3] >> 16) * c->S;
-    case OTPU_OP_STREAM:
+    otpu_ops o = otpu_operands(&v.prog[v.pc], v.R);
+    switch (o.format) {
+    case OTPU_FMT_DMA:
+        return o.dma.n;
+    case OTPU_FMT_MM:
+        return (uint64_t)o.mm.N * o.mm.KB * (o.mm.M + 1) * c->D;
+    case OTPU_FMT_QACT:
+        return (uint64_t)o.qact.rows * o.qact.KB * c->D;
+    case OTPU_FMT_QST:
+        return (uint64_t)o.qst.rows * o.qst.KB * c->D;
+    case OTPU_FMT_VOP:
+        return (uint64_t)o.vop.rows * o.vop.cols;
+    case OTPU_FMT_GATHER:
+        return (uint64_t)o.gather.rows * o.gather.cols * c->S;
+    case OTPU_FMT_STREAM:
         return (uint64_t)4095 * 4095; /* the descriptor's largest shape */
+    default:
+        return 1;
     }
-    return 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 // otpu_dpi.sv - the DPI-C functions the reference RTL calls: loading a run bundle into its
 // memories at time 0 and dumping its final state on request. Nothing is computed through them.
-// The driver (rtl_bridge/otpu_rtl_sim.cpp) implements them.
+// The driver (rtl_bridge/rtl_driver.cpp) implements them.
 package otpu_dpi;
   // otpu_bundle_word(sid, space, index): the bundle's initial contents (0 past its end)
   localparam int BS_IMEM = 0;         // instruction memory, 32-bit word index

@@ -2,7 +2,7 @@
 // implementation, written independently of openTPU's rtl/vpu/otpu_fp.sv; same package name,
 // function names, arguments and results, so either file can be checked by the same bench).
 //
-// Semantics (docs/isa.md "Arithmetic", opentpu/fp32.py at 42cef8ba):
+// Semantics (openTPU docs/isa.md "Arithmetic", opentpu/fp32.py at 42cef8ba):
 //   * IEEE-754 binary32, round to nearest even.
 //   * Flush to zero: a denormal input is a zero of its sign; a result that IEEE rounding (on the
 //     subnormal grid) leaves denormal becomes a zero of its sign. A product that rounds up to
@@ -46,7 +46,7 @@ package otpu_fp;
   localparam f32_t EXP2_K6 = 32'h3916_C07C;
   localparam f32_t EXP2_K7 = 32'h37B3_C7D6;
 
-  // log2(1+t)/t ~ c1 + t*(c2 + ... + t*c9), fp32 bits (docs/isa.md, opentpu/fp32.py).
+  // log2(1+t)/t ~ c1 + t*(c2 + ... + t*c9), fp32 bits (openTPU docs/isa.md, opentpu/fp32.py).
   localparam f32_t LOG2_K1 = 32'h3FB8_AA3B;
   localparam f32_t LOG2_K2 = 32'hBF38_AA38;
   localparam f32_t LOG2_K3 = 32'h3EF6_39EB;

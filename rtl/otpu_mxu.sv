@@ -5,8 +5,9 @@
 // 4-bit) weights and, without UNIT, its scale word. For every ACT row of the MM it forms the
 // exact integer dot product of the block, t = (i2f(isum) * ws) * ASCALE and adds t into partial
 // sum k mod 4 (PAIR: the even block's t and the odd block's t of ACT row j + M are added first).
-// After the last block the partials are padded and folded (isum_4, docs/isa.md "Sums"), and one
-// output row per cycle is written (ACC: plus the old value; ASCALE: old * T[ssa + j] + acc).
+// After the last block the partials are padded and folded (isum_4, openTPU docs/isa.md
+// "Sums"), and one output row per cycle is written (ACC: plus the old value; ASCALE:
+// old * T[ssa + j] + acc).
 // RMAX rows are written after the last column.
 module otpu_mxu
   import otpu_pkg::*;

@@ -2,8 +2,11 @@
 // command a unit receives, the memory footprint the scoreboard keeps, and the event records of
 // the lockstep interface (rtl/EVENTS.md).
 package otpu_pkg;
+  // units, write ports, memory spaces and record kinds: the lockstep protocol's description
+  import otpu_protocol_pkg::*;
+  export otpu_protocol_pkg::*;
 
-  // ---- opcodes (docs/isa.md "Encoding") ----------------------------------------------------
+  // ---- opcodes (openTPU docs/isa.md "Encoding") ------------------------------------------
   localparam logic [7:0] OP_NOP    = 8'h00;
   localparam logic [7:0] OP_HALT   = 8'h01;
   localparam logic [7:0] OP_LI     = 8'h02;
@@ -37,44 +40,6 @@ package otpu_pkg;
                          V_OUTER = 6, V_COPY = 8, V_EXP2 = 9, V_RECIP = 10, V_RSQRT = 11,
                          V_ABS = 12, V_FILL = 13, V_EXP2SUB = 14, V_LOG2 = 15, V_RSUM = 16,
                          V_RMAX = 17, V_RSSQ = 18, V_RDOT = 19, V_ARGMAX = 20;
-
-  // ---- units ---------------------------------------------------------------------------------
-  localparam int U_DMA = 0;     // LD, ST, WAITW, DSTEP, STREAM
-  localparam int U_MXU = 1;     // MM
-  localparam int U_QNT = 2;     // QACT, QST
-  localparam int U_VPU = 3;     // VOP
-  localparam int U_COL = 4;     // BAR, GATHER
-  localparam int NUNITS = 5;
-
-  // ---- write ports (one per unit and memory; rtl/EVENTS.md) -----------------------------------
-  localparam int P_SEQ_R  = 0;  // sequencer -> registers (LI, ADDI, RLD)
-  localparam int P_DMA_T  = 1;  // DMA -> TMEM
-  localparam int P_DMA_M  = 2;  // DMA -> DRAM
-  localparam int P_MXU_T  = 3;  // MXU -> TMEM
-  localparam int P_QNT_A  = 4;  // QUANT -> ACT RAM byte
-  localparam int P_QNT_A2 = 5;  // QUANT -> ACT RAM byte, the DUP copy
-  localparam int P_QNT_S  = 6;  // QUANT -> ACT scale
-  localparam int P_QNT_S2 = 7;  // QUANT -> ACT scale, the DUP copy
-  localparam int P_QNT_M  = 8;  // QUANT -> DRAM (bytes)
-  localparam int P_VPU_T  = 9;  // VPU -> TMEM
-  localparam int P_COL_T  = 10; // COLL -> TMEM (GATHER)
-  localparam int NPORTS   = 11;
-
-  // memory spaces of a write
-  localparam logic [2:0] SP_REG = 3'd0, SP_TMEM = 3'd1, SP_DRAM = 3'd2, SP_ACT = 3'd3,
-                         SP_ASCALE = 3'd4;
-
-  // the unit whose instruction a port's writes belong to (-1: the sequencer)
-  function automatic int port_unit(input int p);
-    case (p)
-      P_DMA_T, P_DMA_M: return U_DMA;
-      P_MXU_T: return U_MXU;
-      P_QNT_A, P_QNT_A2, P_QNT_S, P_QNT_S2, P_QNT_M: return U_QNT;
-      P_VPU_T: return U_VPU;
-      P_COL_T: return U_COL;
-      default: return -1;
-    endcase
-  endfunction
 
   // ---- a write as it lands ------------------------------------------------------------------
   // TMEM: addr = word index.  DRAM: addr = byte address of the aligned word, mask = bytes
@@ -184,8 +149,8 @@ package otpu_pkg;
     return e.all || rng_ov(e.tw[0], r) || rng_ov(e.tw[1], r);
   endfunction
 
-  // RLD's conversion (docs/isa.md "RLD"): truncation toward zero; |x| < 1 gives 0, |x| >= 2^31,
-  // infinities and NaN give 0x80000000
+  // RLD's conversion (openTPU docs/isa.md "RLD"): truncation toward zero; |x| < 1 gives 0,
+  // |x| >= 2^31, infinities and NaN give 0x80000000
   function automatic logic [31:0] f2i(input logic [31:0] b);
     logic [7:0]  e;
     logic [31:0] m, v;
@@ -204,9 +169,9 @@ package otpu_pkg;
       OP_NOP, OP_HALT, OP_LI, OP_ADDI, OP_LOOP, OP_RLD: return -1;
       OP_LD, OP_ST, OP_WAITW, OP_DSTEP, OP_STREAM: return U_DMA;
       OP_MM: return U_MXU;
-      OP_QACT, OP_QST: return U_QNT;
+      OP_QACT, OP_QST: return U_QUANT;
       OP_VOP: return U_VPU;
-      OP_BAR, OP_GATHER: return U_COL;
+      OP_BAR, OP_GATHER: return U_COLL;
       default: return -2;
     endcase
   endfunction

@@ -95,8 +95,8 @@ module otpu_slice
 
   // ---- QUANT -------------------------------------------------------------------------------
   otpu_quant #(.SID(SID), .D(D), .ACT_BLOCKS(ACT_BLOCKS)) u_quant (
-    .clk, .rst, .start(u_start[U_QNT]), .cmd(u_cmd[U_QNT]), .idle(u_idle[U_QNT]),
-    .done(u_done[U_QNT]), .err(u_err[U_QNT]),
+    .clk, .rst, .start(u_start[U_QUANT]), .cmd(u_cmd[U_QUANT]), .idle(u_idle[U_QUANT]),
+    .done(u_done[U_QUANT]), .err(u_err[U_QUANT]),
     .t_raddr(t_raddr[6:4]), .t_rdata(t_rdata[6:4]),
     .wa(w_raw[P_QNT_A]), .wa2(w_raw[P_QNT_A2]), .ws(w_raw[P_QNT_S]), .ws2(w_raw[P_QNT_S2]),
     .wm(w_raw[P_QNT_M])
@@ -111,8 +111,8 @@ module otpu_slice
 
   // ---- collective unit ---------------------------------------------------------------------
   otpu_colu u_colu (
-    .clk, .rst, .start(u_start[U_COL]), .cmd(u_cmd[U_COL]), .idle(u_idle[U_COL]),
-    .done(u_done[U_COL]), .err(u_err[U_COL]),
+    .clk, .rst, .start(u_start[U_COLL]), .cmd(u_cmd[U_COLL]), .idle(u_idle[U_COLL]),
+    .done(u_done[U_COLL]), .err(u_err[U_COLL]),
     .req(coll_req), .req_cmd(coll_cmd), .ack(coll_ack), .ack_err(coll_ack_err)
   );
   assign t_raddr[9] = coll_raddr;

@@ -1,4 +1,5 @@
-// otpu_stream.sv - the DMA's stream engine: STREAM (docs/stream.md, judged by opentpu/isasim.py)
+// otpu_stream.sv - the DMA's stream engine: STREAM (openTPU docs/stream.md, judged by
+// opentpu/isasim.py)
 // and DSTEP, which it runs as STREAM with the Gated DeltaNet descriptor (isa.gdn_desc: A = the row
 // dot with slot 1 = k, d = (X - A*K0) * K1, Y = S*K0 + d*k, O = the dot of Y with slot 0 = q).
 //

@@ -1,5 +1,6 @@
 // otpu_top.sv - the machine: S slices and the collective engine. Parameters are the Config
-// fields of a run bundle (docs/isa.md; ACT_ROWS = 0 means MCOLS). LANES, PAIR, DSTEP and STREAM
+// fields of a run bundle (openTPU docs/isa.md; ACT_ROWS = 0 means MCOLS). LANES, PAIR, DSTEP
+// and STREAM
 // do not change the datapath here (LANES is timing only in openTPU; the ISA simulator accepts
 // MM PAIR, QACT DUP, DSTEP and STREAM in every Config, and so does this RTL); they are kept so
 // that a build is keyed by the whole Config.

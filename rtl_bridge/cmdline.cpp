@@ -64,7 +64,7 @@ bool parse_decimal(const std::string &v, int64_t *out) {
 
 }  // namespace
 
-std::string check_plusargs(const std::vector<std::string> &plusargs, const OtpuConfig &c) {
+std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c) {
   std::map<std::string, int64_t> given;
   for (const std::string &raw : plusargs) {
     const std::string p = printable(raw);
@@ -73,7 +73,7 @@ std::string check_plusargs(const std::vector<std::string> &plusargs, const OtpuC
     std::string name = raw.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);
     const Known *k = find(name);
     if (!k) return p + ": unknown +otpu_ plusarg (rtl/README.md lists them)";
-    int64_t v, hi = k->hi < 0 ? c.S - 1 : k->hi;
+    int64_t v, hi = k->hi < 0 ? int64_t(c.S) - 1 : k->hi;
     if (eq == std::string::npos || !parse_decimal(raw.substr(eq + 1), &v))
       return p + ": needs =N, a decimal number";
     if (v < k->lo || v > hi)

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "otpu_bundle.h"
+#include "config.h"
 
 // s with control bytes and non-ASCII escaped (input.h's otpu_escape), for messages
 std::string printable(const std::string &s);
@@ -17,7 +17,8 @@ std::string printable(const std::string &s);
 bool parse_count(const std::string &v, uint64_t *out);
 
 // "" when every +otpu_* argument is known, well formed and effective for the Config, else the
-// one-line reason naming the argument (printable). Plusargs outside the +otpu_ namespace are not judged.
-std::string check_plusargs(const std::vector<std::string> &plusargs, const OtpuConfig &c);
+// one-line reason naming the argument (printable). Plusargs outside the +otpu_ namespace are not
+// judged.
+std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c);
 
 #endif

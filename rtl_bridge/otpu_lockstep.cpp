@@ -1,5 +1,5 @@
 // otpu_lockstep.cpp - otpu-lockstep: a run bundle on the reference RTL with the C model in
-// lockstep (DESIGN.md "Lockstep protocol").
+// lockstep (the protocol: rtl/EVENTS.md, checker/check.h).
 //
 //   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
 //                            [--hang-cycles N] [--no-check] [--progress] [--systemc]
@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "otpu_bundle.h"
 #include "cmdline.h"
 #include "proc.h"
 #include "rtl_build.h"
@@ -176,9 +175,9 @@ int cmd_run(int argc, char **argv) {
     return bad(printable(bundle) + ": not a bundle folder (" + strerror(errno) + ")");
   bundle = abs;
   // the whole bundle is read here, so bad input is named before any build or run
-  OtpuConfig c;
+  otpu_config c;
   std::string err;
-  if (!otpu_read_config(bundle, &c, &err)) return bad(err);
+  if (!read_bundle_config(bundle, &c, &err)) return bad(err);
   std::string why = check_plusargs(plusargs, c);
   if (!why.empty()) return bad(printable(why));
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
@@ -207,8 +206,11 @@ int cmd_run(int argc, char **argv) {
     // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   }
+  // every option that changes the verdict
   for (const auto &p : plusargs) repro += " " + shell_quote(p);
   if (!max_cycles.empty()) repro += " --max-cycles " + max_cycles;
+  if (!hang_cycles.empty()) repro += " --hang-cycles " + hang_cycles;
+  if (keep_going) repro += " --keep-going";
   std::vector<std::string> cmd = {exe, bundle};
   if (!no_check) {
     cmd.insert(cmd.end(), {"--lockstep", "--report", report, "--repro", repro});

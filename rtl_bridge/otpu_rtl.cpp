@@ -6,16 +6,14 @@
 //                  (--defaults | --bundle DIR | K=V ...)
 //   otpu-rtl path [--trace | --systemc] (BUNDLE | K=V ...)
 //
-// The RTL is built per Config (Verilator -G parameters). `run` reads the bundle's case.txt, finds
-// the simulator for its Config or builds it, and runs it (otpu_rtl_sim.cpp; exit 0 ok, 1 a
-// simulated error, 2 bad input, 3 timeout; 4 if the build failed). Builds are cached under a key
-// of the Config, the sources (rtl/sources.txt), the Verilator version and the build flags, in
-// $OTPU_RTL_CACHE (default $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl);
-// a lock file per key makes parallel runs share one build. A read-only prebuilt directory (the
-// meson build's, OTPU_RTL_PREBUILT) is searched first. --fst needs a build with tracing, which is
-// keyed (and built) separately, as is the SystemC top (--systemc, otpu_rtl_sc.cpp).
+// The RTL is built per Config (Verilator -G parameters), in two cached steps (rtl_build.h): the
+// Verilated RTL library, then the simulator linked against it (otpu_rtl_sim.cpp; the SystemC top
+// otpu_rtl_sc.cpp with --systemc; a traced build for --fst). `run` reads the bundle's case.txt,
+// finds or builds the simulator of its Config and runs it (exit 0 ok, 1 a simulated error, 2 bad
+// input, 3 timeout; 4 if the build failed). The cache is $OTPU_RTL_CACHE (default
+// $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl; sim/cache.h); a read-only
+// prebuilt folder (the meson build's, OTPU_RTL_PREBUILT) is searched first.
 #include "cmdline.h"
-#include "otpu_bundle.h"
 #include "rtl_build.h"
 
 #include <unistd.h>
@@ -51,9 +49,9 @@ int bad(const std::string &why) {
 int cmd_run(int argc, char **argv) {
   if (argc < 3) return bad("run needs a BUNDLE folder");
   std::string bundle = argv[2];
-  OtpuConfig c;
+  otpu_config c;
   std::string err;
-  if (!otpu_read_config(bundle, &c, &err)) {
+  if (!read_bundle_config(bundle, &c, &err)) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 2;
   }
@@ -111,10 +109,10 @@ int cmd_build(int argc, char **argv, bool path_only) {
     else if (!a.empty() && a[0] == '-') return bad("unknown option " + printable(a));
     else words.push_back(a);
   }
-  std::vector<OtpuConfig> cfgs;
+  std::vector<otpu_config> cfgs;
   if (defaults) cfgs = default_configs();
   if (!words.empty() || !defaults) {
-    OtpuConfig c;
+    otpu_config c;
     std::string err;
     if (!config_from_args(words, &c, &err)) {
       fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
@@ -123,20 +121,11 @@ int cmd_build(int argc, char **argv, bool path_only) {
     cfgs.push_back(c);
   }
   for (const auto &c : cfgs) {
-    std::string exe, key, err;
-    int rc;
-    if (!cache.empty()) {
-      if (!build_key(c, kind, &key, &err)) {
-        fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
-        return 4;
-      }
-      rc = build_into(cache, c, kind, key, &exe);
-    } else {
-      rc = find_or_build(c, kind, &exe);
-    }
+    std::string exe;
+    int rc = find_or_build(c, kind, &exe, cache);
     if (rc) return rc;
     if (path_only) printf("%s\n", exe.c_str());
-    else printf("%s: %s\n", c.str().c_str(), exe.c_str());
+    else printf("%s: %s\n", config_str(c).c_str(), exe.c_str());
   }
   if (!stamp.empty()) std::ofstream(stamp) << "ok\n";
   return 0;

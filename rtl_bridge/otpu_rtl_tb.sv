@@ -1,6 +1,7 @@
 // otpu_rtl_tb.sv - the Verilator top of otpu-rtl: the project's RTL (rtl/otpu_top.sv) and the
-// adapter that turns its native event ports (rtl/EVENTS.md) into DPI-C calls to the driver
-// (otpu_rtl_sim.cpp), while ev_en is high. Parameters: the bundle's Config (-G at build time).
+// adapter that turns its native event ports (rtl/EVENTS.md) into the lockstep records of
+// dpi/otpu_lockstep_dpi.sv, while ev_en is high. Parameters: the bundle's Config (-G at build
+// time).
 module otpu_rtl_tb
   import otpu_pkg::*;
 #(
@@ -25,15 +26,7 @@ module otpu_rtl_tb
   output logic         any_error,
   output logic [11:0][63:0] cfg      // the Config this model was built for (otpu_bundle.h order)
 );
-  // kind: 0 dispatch, 1 executed by the sequencer, 2 start, 3 complete
-  import "DPI-C" function void otpu_ev_ins(input int sid, input int kind, input int unit,
-                                           input int slot, input int unsigned pc, input int op);
-  import "DPI-C" function void otpu_ev_wr(input int sid, input int port, input int space,
-                                          input int unsigned addr, input int unsigned data,
-                                          input int mask);
-  // kind: 0 halted, 1 error, 2 HALT CHAIN loaded a program (a = DRAM address, b = instructions)
-  import "DPI-C" function void otpu_ev_state(input int sid, input int kind, input int unsigned a,
-                                             input int unsigned b);
+  import otpu_lockstep_dpi::*;
 
   ev_ins_t [S-1:0]              ev_disp, ev_exec;
   ev_ins_t [S-1:0][NUNITS-1:0]  ev_start, ev_done;
@@ -59,15 +52,16 @@ module otpu_rtl_tb
     error_q <= rst ? '0 : error;
     if (ev_en && !rst) begin
       for (int s = 0; s < S; s++) begin
-        if (ev_exec[s].v) otpu_ev_ins(s, 1, -1, 0, ev_exec[s].pc, int'(ev_exec[s].op));
+        if (ev_exec[s].v) otpu_ev_ins(s, EV_EXEC, -1, 0, ev_exec[s].pc, int'(ev_exec[s].op));
         if (ev_wr[s][P_SEQ_R].v)
           otpu_ev_wr(s, P_SEQ_R, int'(ev_wr[s][P_SEQ_R].space), ev_wr[s][P_SEQ_R].addr,
                      ev_wr[s][P_SEQ_R].data, int'(ev_wr[s][P_SEQ_R].mask));
         if (ev_disp[s].v)
-          otpu_ev_ins(s, 0, -1, int'(ev_disp[s].slot), ev_disp[s].pc, int'(ev_disp[s].op));
+          otpu_ev_ins(s, EV_DISPATCH, -1, int'(ev_disp[s].slot), ev_disp[s].pc,
+                      int'(ev_disp[s].op));
         for (int u = 0; u < NUNITS; u++)
           if (ev_start[s][u].v)
-            otpu_ev_ins(s, 2, u, int'(ev_start[s][u].slot), ev_start[s][u].pc,
+            otpu_ev_ins(s, EV_START, u, int'(ev_start[s][u].slot), ev_start[s][u].pc,
                         int'(ev_start[s][u].op));
         for (int p = 1; p < NPORTS; p++)
           if (ev_wr[s][p].v)
@@ -75,11 +69,11 @@ module otpu_rtl_tb
                        int'(ev_wr[s][p].mask));
         for (int u = 0; u < NUNITS; u++)
           if (ev_done[s][u].v)
-            otpu_ev_ins(s, 3, u, int'(ev_done[s][u].slot), ev_done[s][u].pc,
+            otpu_ev_ins(s, EV_COMPLETE, u, int'(ev_done[s][u].slot), ev_done[s][u].pc,
                         int'(ev_done[s][u].op));
-        if (ev_chain[s]) otpu_ev_state(s, 2, ev_chain_addr[s], ev_chain_n[s]);
-        if (halted[s] && !halted_q[s]) otpu_ev_state(s, 0, pc[s], icount[s]);
-        if (error[s] && !error_q[s]) otpu_ev_state(s, 1, pc[s], icount[s]);
+        if (ev_chain[s]) otpu_ev_state(s, SS_CHAIN, ev_chain_addr[s], ev_chain_n[s]);
+        if (halted[s] && !halted_q[s]) otpu_ev_state(s, SS_HALTED, pc[s], icount[s]);
+        if (error[s] && !error_q[s]) otpu_ev_state(s, SS_ERROR, pc[s], icount[s]);
       end
     end
   end

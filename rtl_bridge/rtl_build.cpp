@@ -1,25 +1,23 @@
-// rtl_build.cpp - building, caching and finding the Verilated simulator of a Config
-// (rtl_build.h). Shared by otpu-rtl and otpu-lockstep.
+// rtl_build.cpp - the two cached build steps of a Config's simulator (rtl_build.h). Shared by
+// otpu-rtl and otpu-lockstep.
 #include "rtl_build.h"
 
-#include "proc.h"
-
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "bundle.h"
+#include "cache.h"
+#include "proc.h"
+#include "sha256.h"
 
 #ifndef OTPU_DEFAULT_SOURCE_ROOT
 #define OTPU_DEFAULT_SOURCE_ROOT ""
@@ -31,22 +29,261 @@
 #define OTPU_LOCKSTEP_LIBS ""
 #endif
 
+namespace {
 
-const char *kBuildVersion = "otpu-rtl build 1";
+// bumped when what a build step makes changes
+const char kLibVersion[] = "otpu-rtl library 2";
+const char kSimVersion[] = "otpu-rtl simulator 2";
+
+// the adapter Verilated with the RTL (after rtl/sources.txt), and its top module
+const char *const kAdapter[] = {"dpi/otpu_lockstep_dpi.sv", "rtl_bridge/otpu_rtl_tb.sv"};
+const char kTop[] = "otpu_rtl_tb";
+// the sources of the last step; headers of these folders are in its key too
+const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/cmdline.cpp"};
+const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
+
+std::string source_root() { return env_or("OTPU_SOURCE_ROOT", OTPU_DEFAULT_SOURCE_ROOT); }
+std::string verilator_bin() { return env_or("VERILATOR", "verilator"); }
+std::string jobs() { return env_or("OTPU_RTL_JOBS", "2"); }
+
+std::string run_capture(const std::string &cmd) {
+  std::string out;
+  FILE *p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+std::string sha_hex(const std::string &s) {
+  char h[65];
+  otpu_sha256_hex(s.data(), s.size(), h);
+  return h;
+}
+
+// the reference RTL's sources (rtl/sources.txt), then the adapter
+bool rtl_sources(std::vector<std::string> *list, std::string *err) {
+  std::string root = source_root();
+  if (root.empty()) {
+    *err = "no source tree: set OTPU_SOURCE_ROOT";
+    return false;
+  }
+  std::ifstream f(root + "/rtl/sources.txt");
+  if (!f) {
+    *err = "cannot read " + root + "/rtl/sources.txt (set OTPU_SOURCE_ROOT)";
+    return false;
+  }
+  std::string line;
+  while (std::getline(f, line)) {
+    line = line.substr(0, line.find('#'));
+    size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+    if (a != std::string::npos) list->push_back(line.substr(a, b - a + 1));
+  }
+  list->insert(list->end(), std::begin(kAdapter), std::end(kAdapter));
+  return true;
+}
+
+// "== name\n<contents>" of each file, for a key; false if one cannot be read
+bool hash_files(const std::vector<std::string> &paths, std::string *h, std::string *err) {
+  for (const auto &p : paths) {
+    std::string body;
+    if (!read_file(p, &body)) {
+      *err = "cannot read " + p;
+      return false;
+    }
+    *h += "\n== " + p + "\n" + sha_hex(body);
+  }
+  return true;
+}
+
+// A library's contents for a key: its bytes, or for a thin archive (meson's, which holds only
+// the paths of its objects) the bytes of every object it names.
+bool hash_library(const std::string &lib, std::string *h, std::string *err) {
+  std::string body;
+  if (!read_file(lib, &body)) {
+    *err = "cannot read " + lib + " (build the project first)";
+    return false;
+  }
+  if (body.compare(0, 8, "!<thin>\n") != 0) return hash_files({lib}, h, err);
+  std::vector<std::string> members;
+  std::stringstream ls(run_capture("ar t " + shell_quote(lib)));  // absolute member paths
+  for (std::string m; std::getline(ls, m);)
+    if (!m.empty()) members.push_back(m);
+  if (members.empty()) {
+    *err = "cannot list the thin archive " + lib;
+    return false;
+  }
+  return hash_files(members, h, err);
+}
+
+// The lockstep libraries (dpi/, checker/, sim/ of the meson build) every simulator links, so
+// that one binary runs either plain or in lockstep with the C model.
+std::vector<std::string> lockstep_libs() {
+  std::vector<std::string> libs;
+  std::stringstream ss(env_or("OTPU_LOCKSTEP_LIBS", OTPU_LOCKSTEP_LIBS));
+  std::string l;
+  while (ss >> l) libs.push_back(l);
+  return libs;
+}
+
+std::string verilator_flags(RtlTopKind kind) {
+  std::string f = kind == RtlTopKind::kSystemC ? "--sc" : "--cc";
+  f += " -Wno-fatal -Wno-lint -Wno-style --top-module " + std::string(kTop);
+  if (kind == RtlTopKind::kTraced) f += " --trace-fst --trace-structs --trace-max-array 512";
+  return f;
+}
+
+std::string gparams(const otpu_config &c) {
+  std::string g;
+  for (int i = 0; i < OTPU_CONFIG_FIELDS; i++) {
+    std::string p = std::string("-G") + otpu_config_field_names[i] + "=";
+    if (std::string(otpu_config_field_names[i]) == "DRAM_BYTES") p += "64'd";
+    g += " " + shell_quote(p + std::to_string(otpu_config_get(&c, i)));
+  }
+  return g;
+}
+
+// A build step: the shell command it runs (in the temporary folder), what it makes, and the
+// key of everything it reads.
+struct Step {
+  std::string what, command, key, product;
+};
+
+// Runs a step's command in its temporary folder; its output goes to build.log, shown on failure.
+int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
+  const Step &st = *static_cast<const Step *>(user);
+  std::string dir = tmpdir, log = dir + "/build.log";
+  std::string cmd = "cd " + shell_quote(dir) + " && " + st.command;
+  fprintf(stderr, "otpu-rtl: building %s\n", st.what.c_str());
+  char *const argv[] = {const_cast<char *>("/bin/sh"), const_cast<char *>("-c"),
+                        const_cast<char *>(cmd.c_str()), nullptr};
+  otpu_proc_status ps;
+  int rc = otpu_proc_run_group(argv, log.c_str(), &ps);
+  if (ps.interrupted) return ps.interrupted;
+  if (rc == 0 && ps.code == 0 && !ps.signal && is_file(dir + "/" + st.product)) {
+    std::ofstream(dir + "/build.txt") << st.what << "\n" << st.command << "\n";  // provenance
+    return 0;
+  }
+  std::string body;
+  read_file(log, &body);
+  if (body.size() > 6000) body = "...\n" + body.substr(body.size() - 6000);
+  fprintf(stderr, "otpu-rtl: the build of %s failed (%s); its log:\n%s", st.what.c_str(),
+          cmd.c_str(), body.c_str());
+  snprintf(err, errlen, "the build of %s failed", st.what.c_str());
+  return -1;
+}
+
+// A step's product: in the prebuilt folder, or in the cache (built now if it is not there).
+bool obtain(const Step &st, const std::string &cache, std::string *path) {
+  std::string pre = env_or("OTPU_RTL_PREBUILT", OTPU_DEFAULT_PREBUILT);
+  if (cache.empty() && !pre.empty() && is_file(pre + "/" + st.key + "/" + st.product)) {
+    *path = pre + "/" + st.key + "/" + st.product;
+    return true;
+  }
+  char p[4096], err[1024];
+  if (otpu_cache_get(cache.empty() ? nullptr : cache.c_str(), st.key.c_str(),
+                     st.product.c_str(), st.what.c_str(), run_step, const_cast<Step *>(&st), p,
+                     sizeof p, err, sizeof err)) {
+    fprintf(stderr, "otpu-rtl: %s\n", err);
+    return false;
+  }
+  *path = p;
+  return true;
+}
+
+// Step 1: the Verilated design and the Verilator runtime in obj/libotpu_rtl.a, with the flags
+// of the last step in obj/compile.txt, cflags.txt and link.txt (rtl_bridge/rtl_lib.mk).
+bool library_step(const otpu_config &c, RtlTopKind kind, Step *st, std::string *err) {
+  std::vector<std::string> srcs;
+  if (!rtl_sources(&srcs, err)) return false;
+  std::string root = source_root(), files, h;
+  std::vector<std::string> paths;
+  for (const auto &s : srcs) paths.push_back(root + "/" + s);
+  paths.push_back(root + "/rtl_bridge/rtl_lib.mk");
+  h = std::string(kLibVersion) + "\n" + config_str(c) + "\n" + verilator_flags(kind) + "\n" +
+      run_capture(verilator_bin() + " --version 2>&1");
+  if (!hash_files(paths, &h, err)) return false;
+  for (const auto &s : srcs) files += " " + shell_quote(root + "/" + s);
+  st->key = "lib-" + sha_hex(h).substr(0, 24);
+  st->product = "obj/libotpu_rtl.a";
+  st->what = "the RTL for " + config_str(c) + rtl_top_name(kind) + " (" + st->key + ")";
+  st->command = verilator_bin() + " " + verilator_flags(kind) + gparams(c) + files +
+                " --Mdir obj && make -C obj -j " + jobs() + " -f V" + kTop + ".mk -f " +
+                shell_quote(root + "/rtl_bridge/rtl_lib.mk") +
+                " otpu_rtl_lib && rm -f obj/*.cpp obj/*.o obj/*.d";
+  return true;
+}
+
+// Step 2: the simulator, linked against the library in libdir.
+bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind, Step *st,
+                    std::string *err) {
+  std::string root = source_root(), compile, cflags, link;
+  if (!read_file(libdir + "/compile.txt", &compile) ||
+      !read_file(libdir + "/cflags.txt", &cflags) || !read_file(libdir + "/link.txt", &link)) {
+      *err = "the RTL library in " + libdir + " is incomplete (remove it to rebuild)";
+      return false;
+  }
+  // the key takes the flags as the library wrote them (@OBJ@ for its folder): a library in
+  // the prebuilt folder and the same one in the cache give one simulator key
+  std::string flags = compile + cflags + link;
+  for (std::string *s : {&compile, &cflags, &link}) {
+    while (!s->empty() && (s->back() == '\n' || s->back() == ' ')) s->pop_back();
+    for (size_t k; (k = s->find("@OBJ@")) != std::string::npos;)
+      s->replace(k, 5, shell_quote(libdir));
+  }
+  std::vector<std::string> cpp(std::begin(kDriver), std::end(kDriver));
+  cpp.push_back(kind == RtlTopKind::kSystemC ? "rtl_bridge/otpu_rtl_sc.cpp"
+                                             : "rtl_bridge/otpu_rtl_sim.cpp");
+  std::vector<std::string> paths;
+  for (const auto &s : cpp) paths.push_back(root + "/" + s);
+  paths.push_back(root + "/dpi/dpi.c");
+  std::string inc = " -I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
+                    " -I" + shell_quote(root + "/checker") + " -I" + shell_quote(root + "/sim");
+  std::string h = std::string(kSimVersion) + "\n" + lib.key + "\n" + flags + "\n" +
+                  run_capture("c++ --version 2>&1; cc --version 2>&1");
+  std::vector<std::string> libs = lockstep_libs();
+  for (const char *d : kHeaderDirs) {
+    std::stringstream ls(run_capture("ls " + shell_quote(root + "/" + d) + " 2>/dev/null"));
+    for (std::string f; ls >> f;)
+      if (f.size() > 2 && f.compare(f.size() - 2, 2, ".h") == 0)
+        paths.push_back(root + "/" + d + "/" + f);
+  }
+  if (!hash_files(paths, &h, err)) return false;
+  for (const auto &l : libs)
+    if (!hash_library(l, &h, err)) return false;
+  // a makefile: the sources compiled in parallel, then linked
+  std::string mk = "otpu-rtl-sim:", objs;
+  std::string rules;
+  for (const auto &s : cpp) {
+    std::string o = s.substr(s.rfind('/') + 1) + ".o";
+    objs += " " + o;
+    rules += o + ":\n\t" + compile + " -O2" + inc + " -c " + shell_quote(root + "/" + s) +
+             " -o " + o + "\n";
+  }
+  objs += " dpi.c.o";
+  rules += "dpi.c.o:\n\tcc -std=c11 -O2 -D_GNU_SOURCE " + cflags + inc +
+           " '-DOTPU_DPI_HEADER=\"V" + kTop + "__Dpi.h\"' -c " + shell_quote(root + "/dpi/dpi.c") +
+           " -o $@\n";
+  std::string ld;
+  for (const auto &l : libs) ld += " " + shell_quote(l);
+  mk += objs + "\n\t" + compile.substr(0, compile.find(' ')) + objs + " " +
+        shell_quote(libdir + "/libotpu_rtl.a") + ld + " " + link + " -lcrypto -lm" +
+        (kind == RtlTopKind::kTraced ? " -lz" : "") + " -o $@\n" + rules;
+  st->key = "sim-" + sha_hex(h).substr(0, 24);
+  st->product = "otpu-rtl-sim";
+  st->what = "the simulator on " + lib.key + rtl_top_name(kind) + " (" + st->key + ")";
+  st->command = "printf '%s' " + shell_quote(mk) + " > link.mk && make -j " + jobs() +
+                " -f link.mk";
+  return true;
+}
+
+}  // namespace
 
 std::string env_or(const char *name, const std::string &def) {
   const char *v = getenv(name);
   return v && *v ? std::string(v) : def;
-}
-
-static std::string source_root() { return env_or("OTPU_SOURCE_ROOT", OTPU_DEFAULT_SOURCE_ROOT); }
-
-static std::string cache_dir() {
-  std::string c = env_or("OTPU_RTL_CACHE", "");
-  if (!c.empty()) return c;
-  std::string x = env_or("XDG_CACHE_HOME", "");
-  if (!x.empty()) return x + "/otpu-lockstep/rtl";
-  return env_or("HOME", "/tmp") + "/.cache/otpu-lockstep/rtl";
 }
 
 bool read_file(const std::string &path, std::string *out) {
@@ -76,83 +313,10 @@ bool mkdirs(const std::string &p) {
   return true;
 }
 
-std::string run_capture(const std::string &cmd) {
-  std::string out;
-  FILE *p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
-static bool ends_with(const std::string &s, const std::string &t) {
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
-std::string verilator_bin() { return env_or("VERILATOR", "verilator"); }
-
-// the sources of a build, relative to the source root (rtl/sources.txt)
-static bool sources(std::vector<std::string> *list, std::string *err) {
-  std::string root = source_root();
-  if (root.empty()) {
-    *err = "no source tree: set OTPU_SOURCE_ROOT";
-    return false;
-  }
-  std::ifstream f(root + "/rtl/sources.txt");
-  if (!f) {
-    *err = "cannot read " + root + "/rtl/sources.txt (set OTPU_SOURCE_ROOT)";
-    return false;
-  }
-  std::string line;
-  while (std::getline(f, line)) {
-    size_t h = line.find('#');
-    if (h != std::string::npos) line = line.substr(0, h);
-    while (!line.empty() && isspace(uint8_t(line.back()))) line.pop_back();
-    while (!line.empty() && isspace(uint8_t(line[0]))) line.erase(0, 1);
-    if (!line.empty()) list->push_back(line);
-  }
-  return true;
-}
-
 std::string shell_quote(const std::string &s) {
   std::string q = "'";
   for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return q + "'";
-}
-
-static std::string gparams(const OtpuConfig &c) {
-  std::string g;
-  for (int i = 0; i < 12; i++) {
-    std::string p = std::string("-G") + OtpuConfig::kNames[i] + "=";
-    if (std::string(OtpuConfig::kNames[i]) == "DRAM_BYTES") p += "64'd";
-    g += " " + shell_quote(p + std::to_string(*c.field(i)));
-  }
-  return g;
-}
-
-// The lockstep libraries (dpi/, checker/, sim/ of the meson build) every simulator links, so that
-// one binary runs either plain or in lockstep with the C model.
-static std::vector<std::string> lockstep_libs() {
-  std::vector<std::string> libs;
-  std::stringstream ss(env_or("OTPU_LOCKSTEP_LIBS", OTPU_LOCKSTEP_LIBS));
-  std::string l;
-  while (ss >> l) libs.push_back(l);
-  return libs;
-}
-
-static std::string build_flags(RtlTopKind kind) {
-  std::string f = kind == RtlTopKind::kSystemC ? "--sc" : "--cc";
-  f += " --exe --build -Wno-fatal -Wno-lint -Wno-style --top-module otpu_rtl_tb";
-  if (kind == RtlTopKind::kTraced) f += " --trace-fst --trace-structs --trace-max-array 512";
-  return f;
-}
-
-// the top (main or sc_main) a build of `kind` compiles; the other one is left out
-static bool other_top(const std::string &src, RtlTopKind kind) {
-  const char *cc = "rtl_bridge/otpu_rtl_sim.cpp", *sc = "rtl_bridge/otpu_rtl_sc.cpp";
-  return src == (kind == RtlTopKind::kSystemC ? cc : sc);
 }
 
 const char *rtl_top_name(RtlTopKind kind) {
@@ -163,201 +327,84 @@ const char *rtl_top_name(RtlTopKind kind) {
   }
 }
 
-bool build_key(const OtpuConfig &c, RtlTopKind kind, std::string *key, std::string *err) {
-  std::vector<std::string> srcs;
-  if (!sources(&srcs, err)) return false;
-  std::string h = std::string(kBuildVersion) + "\n" + c.str() + "\n" + build_flags(kind) + "\n";
-  h += run_capture(verilator_bin() + " --version 2>&1");
-  for (const auto &lib : lockstep_libs()) {
-    std::string body;
-    if (!read_file(lib, &body)) {
-      *err = "cannot read the lockstep library " + lib + " (build the project first)";
-      return false;
-    }
-    h += "\n== " + lib + "\n" + otpu_sha256_hex(body.data(), body.size());
-  }
-  for (const auto &s : srcs) {
-    std::string body;
-    if (!read_file(source_root() + "/" + s, &body)) {
-      *err = "cannot read source " + source_root() + "/" + s;
-      return false;
-    }
-    h += "\n== " + s + "\n" + body;
-  }
-  *key = otpu_sha256_hex(h.data(), h.size()).substr(0, 24);
-  return true;
+std::string config_str(const otpu_config &c) {
+  char buf[512];
+  return otpu_config_str(&c, buf, sizeof buf);
 }
 
-// Temporary build folders no build is using: this key's (the caller holds its lock) and any
-// whose builder process is gone (a tool killed mid-build).
-static void remove_stale_temporaries(const std::string &dir, const std::string &key) {
-  std::error_code ec;
-  for (const auto &e : std::filesystem::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    size_t t = name.find(".tmp");
-    if (t == std::string::npos) continue;
-    pid_t pid = pid_t(std::atol(name.c_str() + t + 4));
-    bool mine = name.compare(0, t, key) == 0;
-    if (mine || pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
-      std::filesystem::remove_all(e.path(), ec);
-  }
+std::string rtl_config_problem(const otpu_config &c) {
+  // the RTL's limit and the bundle's value, in one sentence
+  auto no = [](const char *limit, const char *name, uint64_t v) {
+    return std::string(limit) + " (the bundle has " + name + "=" + std::to_string(v) + ")";
+  };
+  // (beyond what the model checks, otpu_config_check)
+  if (c.ACT_BLOCKS < 1 || c.ACT_BLOCKS > 256)
+    return no("ACT_BLOCKS must be 1..256", "ACT_BLOCKS", c.ACT_BLOCKS);
+  if (c.TMEM_WORDS < 1 || c.TMEM_WORDS > (uint64_t(1) << 26))
+    return no("TMEM_WORDS must be 1..2^26", "TMEM_WORDS", c.TMEM_WORDS);
+  if (c.IMEM_WORDS > (uint64_t(1) << 26))
+    return no("IMEM_WORDS must be at most 2^26", "IMEM_WORDS", c.IMEM_WORDS);
+  if (c.ACT_ROWS > 255) return no("ACT_ROWS must be 0..255", "ACT_ROWS", c.ACT_ROWS);
+  return "";
 }
 
-// errno values that mean "this cache cannot be written here"
-static bool not_writable(int e) { return e == EACCES || e == EROFS || e == EPERM; }
-
-// Builds the simulator of a Config into DIR/KEY (under an exclusive lock on DIR/KEY.lock).
-int build_into(const std::string &dir, const OtpuConfig &c, RtlTopKind kind, const std::string &key,
-               std::string *exe) {
-  std::string final_dir = dir + "/" + key;
-  *exe = final_dir + "/otpu-rtl-sim";
-  if (!mkdirs(dir)) {
-    if (not_writable(errno)) return kCacheNotWritable;
-    fprintf(stderr, "otpu-rtl: cannot create %s: %s\n", dir.c_str(), strerror(errno));
-    return 4;
-  }
-  std::string lockp = dir + "/" + key + ".lock";
-  // O_CLOEXEC: no compiler of the build inherits (and keeps) the lock
-  int lfd = open(lockp.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666);
-  if (lfd < 0 && not_writable(errno)) return kCacheNotWritable;
-  if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
-    fprintf(stderr, "otpu-rtl: waiting for another build of %s%s (lock %s)\n", c.str().c_str(),
-            rtl_top_name(kind), lockp.c_str());
-    while (flock(lfd, LOCK_EX) != 0 && errno == EINTR) {
-    }
-  }
-  if (lfd < 0) {
-    fprintf(stderr, "otpu-rtl: cannot lock %s: %s\n", lockp.c_str(), strerror(errno));
-    return 4;
-  }
-  struct Unlock {
-    int fd;
-    ~Unlock() { close(fd); }
-  } unlock{lfd};
-  if (is_file(*exe)) return 0;
-  std::vector<std::string> srcs;
-  std::string err;
-  if (!sources(&srcs, &err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
-    return 4;
-  }
-  remove_stale_temporaries(dir, key);
-  std::string tmp = dir + "/" + key + ".tmp" + std::to_string(getpid());
-  std::error_code ec;
-  if (!mkdirs(tmp)) {
-    fprintf(stderr, "otpu-rtl: cannot create %s: %s\n", tmp.c_str(), strerror(errno));
-    return 4;
-  }
-  std::string root = source_root();
-  std::string cmd = verilator_bin() + " " + build_flags(kind) + " -j " +
-                    env_or("OTPU_RTL_JOBS", "2") + gparams(c);
-  for (const auto &s : srcs)
-    if ((ends_with(s, ".sv") || ends_with(s, ".cpp")) && !other_top(s, kind))
-      cmd += " " + shell_quote(root + "/" + s);
-  cmd += " -CFLAGS " + shell_quote("-I" + root + "/rtl_bridge -I" + root + "/dpi -I" + root +
-                                   "/checker -I" + root + "/sim");
-  std::string ld;
-  for (const auto &lib : lockstep_libs()) ld += lib + " ";
-  cmd += " -LDFLAGS " + shell_quote(ld + "-lcrypto -lm");
-  if (kind == RtlTopKind::kSystemC) cmd += " -LDFLAGS -lsystemc";
-  cmd += " --Mdir " + shell_quote(tmp + "/obj") + " -o " + shell_quote(tmp + "/otpu-rtl-sim");
-  fprintf(stderr, "otpu-rtl: building the RTL for %s%s (key %s)\n", c.str().c_str(),
-          rtl_top_name(kind), key.c_str());
-  std::string log = tmp + "/build.log";
-  otpu_proc_status st;
-  char *const argv[] = {const_cast<char *>("/bin/sh"), const_cast<char *>("-c"),
-                        const_cast<char *>(cmd.c_str()), nullptr};
-  int rc = otpu_proc_run_group(argv, log.c_str(), &st);
-  if (st.interrupted) {  // the tool was stopped: no half build stays behind
-    std::filesystem::remove_all(tmp, ec);
-    close(lfd);
-    otpu_proc_reraise(st.interrupted);
-  }
-  if (rc != 0 || st.code != 0 || st.signal || !is_file(tmp + "/otpu-rtl-sim")) {
-    fprintf(stderr, "otpu-rtl: the build failed (%s); its log:\n", cmd.c_str());
-    std::string body;
-    read_file(log, &body);
-    if (body.size() > 6000) body = "...\n" + body.substr(body.size() - 6000);
-    fputs(body.c_str(), stderr);
-    std::filesystem::remove_all(tmp, ec);
-    return 4;
-  }
-  std::ofstream(tmp + "/config.txt") << c.str() << "\ntop=" << build_flags(kind) << "\n"
-                                     << run_capture(verilator_bin() + " --version 2>&1");
-  std::filesystem::remove_all(tmp + "/obj", ec);
-  std::filesystem::remove_all(final_dir, ec);
-  if (rename(tmp.c_str(), final_dir.c_str()) != 0) {
-    fprintf(stderr, "otpu-rtl: cannot move %s to %s\n", tmp.c_str(), final_dir.c_str());
-    return 4;
-  }
-  return 0;
+bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err) {
+  otpu_bundle b;
+  char e[1024];
+  bool ok = otpu_bundle_read(dir.c_str(), &b, e, sizeof e) == 0;
+  if (ok) *c = b.cfg;
+  else *err = e;
+  otpu_bundle_free(&b);
+  if (!ok) return false;
+  std::string bad = rtl_config_problem(*c);
+  if (!bad.empty()) *err = dir + "/case.txt: unsupported Config: " + bad;
+  return bad.empty();
 }
 
-// The per-user cache, where a cache that cannot be written falls back to.
-static std::string user_cache_dir(const std::string &failed) {
-  std::string x = env_or("XDG_CACHE_HOME", "");
-  std::string c = !x.empty() ? x + "/otpu-lockstep/rtl"
-                             : env_or("HOME", "/tmp") + "/.cache/otpu-lockstep/rtl";
-  if (c == failed) c = "/tmp/otpu-lockstep-" + std::to_string(getuid()) + "/rtl";
-  return c;
-}
-
-// The simulator of a Config: prebuilt, cached, or built now into the cache.
-int find_or_build(const OtpuConfig &c, RtlTopKind kind, std::string *exe) {
-  std::string key, err;
-  if (!build_key(c, kind, &key, &err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
-    return 4;
-  }
-  std::string pre = env_or("OTPU_RTL_PREBUILT", OTPU_DEFAULT_PREBUILT);
-  if (!pre.empty() && is_file(pre + "/" + key + "/otpu-rtl-sim")) {
-    *exe = pre + "/" + key + "/otpu-rtl-sim";
-    return 0;
-  }
-  // a finished build is moved into place whole, so reading one needs no lock
-  std::string dir = cache_dir();
-  *exe = dir + "/" + key + "/otpu-rtl-sim";
-  if (is_file(*exe)) return 0;
-  int rc = build_into(dir, c, kind, key, exe);
-  if (rc != kCacheNotWritable) return rc;
-  std::string fb = user_cache_dir(dir);
-  fprintf(stderr, "otpu-rtl: the cache %s cannot be written; building in %s\n", dir.c_str(),
-          fb.c_str());
-  *exe = fb + "/" + key + "/otpu-rtl-sim";
-  if (is_file(*exe)) return 0;
-  rc = build_into(fb, c, kind, key, exe);
-  if (rc == kCacheNotWritable) {
-    fprintf(stderr, "otpu-rtl: the cache %s cannot be written either (set OTPU_RTL_CACHE)\n",
-            fb.c_str());
-    return 4;
-  }
-  return rc;
-}
-
-// the Config of `otpu-rtl build|path` arguments
-bool config_from_args(const std::vector<std::string> &a, OtpuConfig *c, std::string *err) {
-  *c = OtpuConfig();
-  for (const auto &w : a) {
-    if (w.find('=') == std::string::npos) {
-      if (!otpu_read_config(w, c, err)) return false;
+bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err) {
+  *c = otpu_config_default();
+  for (const auto &w : words) {
+    size_t eq = w.find('=');
+    if (eq == std::string::npos) {
+      if (!read_bundle_config(w, c, err)) return false;
       continue;
     }
-    if (!otpu_parse_config_word(w, c, err)) return false;
+    std::string k = w.substr(0, eq), v = w.substr(eq + 1);
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long x = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || *end || v[0] == '-' || errno) {
+      *err = "Config field " + k + " has no count as its value: '" + v + "'";
+      return false;
+    }
+    int r = otpu_config_set(c, k.c_str(), x);
+    if (r) {
+      *err = r == -1 ? "unknown Config field '" + k + "'" : k + "=" + v + " is too large";
+      return false;
+    }
   }
-  std::string bad = c->invalid();
-  if (!bad.empty()) {
-    *err = "unsupported Config: " + bad;
-    return false;
-  }
-  return true;
+  char why[256];
+  std::string bad = otpu_config_check(c, why, sizeof why) ? why : rtl_config_problem(*c);
+  if (!bad.empty()) *err = "unsupported Config: " + bad;
+  return bad.empty();
 }
 
-// the Configs meson builds ahead of time: opentpu/isasim.py's default Config, and the one most
-// golden vectors use (DRAM_BYTES = 256 KiB)
-std::vector<OtpuConfig> default_configs() {
-  OtpuConfig a;
-  OtpuConfig b;
+// opentpu/isasim.py's default Config, and the one most golden vectors use (256 KiB of DRAM)
+std::vector<otpu_config> default_configs() {
+  otpu_config a = otpu_config_default(), b = a;
   b.DRAM_BYTES = 262144;
   return {a, b};
 }
 
+int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
+                  const std::string &cache) {
+  Step lib, sim;
+  std::string err, libpath;
+  if (!library_step(c, kind, &lib, &err) || !obtain(lib, cache, &libpath) ||
+      !simulator_step(lib, libpath.substr(0, libpath.rfind('/')), kind, &sim, &err) ||
+      !obtain(sim, cache, exe)) {
+    if (!err.empty()) fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+    return 4;
+  }
+  return 0;
+}

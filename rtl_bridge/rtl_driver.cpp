@@ -1,13 +1,15 @@
 // rtl_driver.cpp - the driver shared by the C++ and SystemC tops of an otpu-rtl build
-// (rtl_driver.h): the DPI-C functions the RTL calls, the bundle load, the run loop, the final
-// dump and the lockstep verdict.
+// (rtl_driver.h): the DPI-C functions that load the bundle into the RTL's memories and dump its
+// final state (rtl/otpu_dpi.sv), the event log, the run loop and the lockstep verdict. The
+// lockstep records reach the session through dpi/ (dpi.c).
 #include "rtl_driver.h"
 
 #include "Votpu_rtl_tb__Dpi.h"
 #include "bundle.h"
+#include "dpi.h"
 #include "lockstep.h"
 #include "input.h"
-#include "otpu_bundle.h"
+#include "trace.h"
 #include "cmdline.h"
 #include "report.h"
 
@@ -30,34 +32,6 @@ namespace {
 // exit status: RTL and model agree on an outcome the bundle's expect= contradicts
 constexpr int kExitExpectation = 6;
 
-const char *kUnits[] = {"DMA", "MXU", "QUANT", "VPU", "COLL"};
-const char *kPorts[] = {"SEQ_R", "DMA_T", "DMA_M", "MXU_T", "QNT_A", "QNT_A2",
-                        "QNT_S", "QNT_S2", "QNT_M", "VPU_T", "COL_T"};
-const char *kSpaces[] = {"REG", "TMEM", "DRAM", "ACT", "ASCALE"};
-
-const char *op_name(int op) {
-  switch (op) {
-    case 0x00: return "NOP";
-    case 0x01: return "HALT";
-    case 0x02: return "LI";
-    case 0x03: return "ADDI";
-    case 0x04: return "LOOP";
-    case 0x05: return "BAR";
-    case 0x06: return "RLD";
-    case 0x07: return "WAITW";
-    case 0x10: return "LD";
-    case 0x11: return "ST";
-    case 0x12: return "DSTEP";
-    case 0x13: return "STREAM";
-    case 0x20: return "MM";
-    case 0x21: return "QACT";
-    case 0x22: return "QST";
-    case 0x30: return "VOP";
-    case 0x40: return "GATHER";
-    default: return "?";
-  }
-}
-
 struct SliceDump {
   std::vector<uint32_t> tmem, dram, ascale;
   bool sparse = false;                  // DRAM above 256 MiB: only the words the RTL lists
@@ -77,7 +51,6 @@ struct Sim {
   FILE *events = nullptr;
   uint64_t cycle = 0;
   otpu_ls *ls = nullptr;                // lockstep session (--lockstep)
-  std::vector<int> halted;              // slices whose halt waits for the final dump
 };
 Sim *g_sim = nullptr;
 
@@ -132,43 +105,37 @@ void otpu_dump_word(int sid, int space, long long idx, unsigned int data) {
   }
 }
 
-// ---- DPI-C: events (rtl_bridge/otpu_rtl_tb.sv) -----------------------------------------------
-void otpu_ev_ins(int sid, int kind, int unit, int slot, unsigned int pc, int op) {
-  if (g_sim->ls) otpu_ls_ins(g_sim->ls, uint32_t(sid), kind, unit, uint32_t(slot), pc, uint32_t(op));
-  FILE *f = g_sim->events;
-  if (!f) return;
-  static const char *kinds[] = {"dispatch", "exec", "start", "complete"};
-  fprintf(f, "%" PRIu64 " s%d %s", g_sim->cycle, sid, kinds[kind & 3]);
-  if (unit >= 0 && unit < 5) fprintf(f, " unit=%s", kUnits[unit]);
-  if (kind != 1) fprintf(f, " slot=%d", slot);
-  fprintf(f, " pc=%u op=%s\n", pc, op_name(op));
+namespace {
+
+// ---- the event log (--events FILE): every lockstep record, one line each ---------------------
+void log_ins(void *user, int sid, int kind, int unit, int slot, uint32_t pc, int op) {
+  const Sim &sim = *static_cast<const Sim *>(user);
+  const char *name = otpu_op_name(unsigned(op));
+  fprintf(sim.events, "%" PRIu64 " s%d %s", sim.cycle, sid,
+          kind >= 0 && kind <= OTPU_EV_COMPLETE ? otpu_event_names[kind] : "?");
+  if (unit >= 0 && unit < OTPU_UNITS) fprintf(sim.events, " unit=%s", otpu_unit_names[unit]);
+  if (kind != OTPU_EV_EXEC) fprintf(sim.events, " slot=%d", slot);
+  fprintf(sim.events, " pc=%u op=%s\n", pc, name ? name : "?");
 }
 
-void otpu_ev_wr(int sid, int port, int space, unsigned int addr, unsigned int data, int mask) {
-  if (g_sim->ls)
-    otpu_ls_wr(g_sim->ls, uint32_t(sid), uint32_t(port), uint32_t(space), addr, data,
-               uint32_t(mask));
-  FILE *f = g_sim->events;
-  if (!f) return;
-  fprintf(f, "%" PRIu64 " s%d write port=%s space=%s addr=%u data=%08x mask=%x\n", g_sim->cycle,
-          sid, port >= 0 && port < 11 ? kPorts[port] : "?",
-          space >= 0 && space < 5 ? kSpaces[space] : "?", addr, data, unsigned(mask));
+void log_wr(void *user, int sid, int port, int space, uint32_t addr, uint32_t data, int mask) {
+  const Sim &sim = *static_cast<const Sim *>(user);
+  fprintf(sim.events, "%" PRIu64 " s%d write port=%s space=%s addr=%u data=%08x mask=%x\n",
+          sim.cycle, sid, port >= 0 && port < OTPU_PORTS ? otpu_port_names[port] : "?",
+          space >= 0 && space < OTPU_SPACES ? otpu_space_names[space] : "?", addr, data,
+          unsigned(mask));
 }
 
-void otpu_ev_state(int sid, int kind, unsigned int a, unsigned int b) {
-  if (g_sim->ls) {
-    // a halt is judged after the final dump, which holds the RTL's memories
-    if (kind == 0) g_sim->halted.push_back(sid);
-    else otpu_ls_state(g_sim->ls, uint32_t(sid), kind, a, b);
-  }
-  FILE *f = g_sim->events;
-  if (!f) return;
-  if (kind == 2)
-    fprintf(f, "%" PRIu64 " s%d chain addr=%u n=%u\n", g_sim->cycle, sid, a, b);
+void log_state(void *user, int sid, int kind, uint32_t a, uint32_t b) {
+  const Sim &sim = *static_cast<const Sim *>(user);
+  if (kind == OTPU_SS_CHAIN)
+    fprintf(sim.events, "%" PRIu64 " s%d chain addr=%u n=%u\n", sim.cycle, sid, a, b);
   else
-    fprintf(f, "%" PRIu64 " s%d %s pc=%u icount=%u\n", g_sim->cycle, sid,
-            kind == 0 ? "halt" : "error", a, b);
+    fprintf(sim.events, "%" PRIu64 " s%d %s pc=%u icount=%u\n", sim.cycle, sid,
+            kind == OTPU_SS_HALTED ? "halt" : "error", a, b);
 }
+
+}  // namespace
 
 namespace {
 
@@ -177,6 +144,19 @@ int usage(const std::string &why) {
   return 2;
 }
 
+// a sparse DRAM's bytes: zeros between the words the RTL holds
+int sparse_piece(void *user, uint64_t addr, uint8_t *buf, size_t len) {
+  const SliceDump &d = *static_cast<const SliceDump *>(user);
+  memset(buf, 0, len);
+  for (auto it = d.dram_sparse.lower_bound(addr / 4);
+       it != d.dram_sparse.end() && 4 * it->first < addr + len; ++it)
+    for (uint64_t k = 0; k < 4; k++)
+      if (4 * it->first + k >= addr && 4 * it->first + k < addr + len)
+        buf[4 * it->first + k - addr] = uint8_t(it->second >> (8 * k));
+  return 0;
+}
+
+// final_<s>.txt of the golden format (sim/trace.h's writer), from the RTL's dump
 bool write_final(const std::string &dir, int s, const SliceDump &d) {
   std::string p = dir + "/final_" + std::to_string(s) + ".txt";
   FILE *f = fopen(p.c_str(), "w");
@@ -184,37 +164,23 @@ bool write_final(const std::string &dir, int s, const SliceDump &d) {
     fprintf(stderr, "otpu-rtl: cannot write %s\n", p.c_str());
     return false;
   }
-  fprintf(f, "halted=%u\npc=%u\nicount=%u\nR=", d.state[0], d.state[2], d.state[3]);
-  for (int r = 0; r < 16; r++) fprintf(f, r ? " %08x" : "%08x", d.regs[r]);
-  // TMEM and ACT scales as little-endian words, DRAM as bytes (the words little endian; a
-  // sparse DRAM is hashed in pieces, zeros between the words it holds)
-  OtpuSha256 dh;
-  std::vector<uint8_t> buf;
-  const uint64_t piece = 1 << 18;       // words per hashed piece
-  for (uint64_t w0 = 0; w0 < d.dram_words; w0 += piece) {
-    uint64_t n = std::min(piece, d.dram_words - w0);
-    buf.assign(size_t(4 * n), 0);
-    if (d.sparse) {
-      for (auto it = d.dram_sparse.lower_bound(w0); it != d.dram_sparse.end() && it->first < w0 + n;
-           ++it)
-        for (int k = 0; k < 4; k++) buf[size_t(4 * (it->first - w0)) + size_t(k)] =
-            uint8_t(it->second >> (8 * k));
-    } else {
-      for (uint64_t i = 0; i < n; i++)
-        for (int k = 0; k < 4; k++) buf[size_t(4 * i) + size_t(k)] = uint8_t(d.dram[w0 + i] >> (8 * k));
-    }
-    dh.update(buf.data(), buf.size());
-  }
-  std::vector<uint8_t> tm(d.tmem.size() * 4), as(d.ascale.size() * 4);
-  for (size_t i = 0; i < d.tmem.size(); i++)
-    for (int k = 0; k < 4; k++) tm[4 * i + size_t(k)] = uint8_t(d.tmem[i] >> (8 * k));
-  for (size_t i = 0; i < d.ascale.size(); i++)
-    for (int k = 0; k < 4; k++) as[4 * i + size_t(k)] = uint8_t(d.ascale[i] >> (8 * k));
-  fprintf(f, "\ntmem_sha256=%s\ndram_sha256=%s\nact_sha256=%s\nascale_sha256=%s\n",
-          otpu_sha256_hex(tm.data(), tm.size()).c_str(), dh.hex().c_str(),
-          otpu_sha256_hex(d.act.data(), d.act.size()).c_str(),
-          otpu_sha256_hex(as.data(), as.size()).c_str());
-  return fclose(f) == 0;
+  otpu_final_state st{};
+  st.halted = int(d.state[0]);
+  st.pc = d.state[2];
+  st.icount = d.state[3];
+  st.R = d.regs;
+  st.tmem = d.tmem.data();
+  st.tmem_words = d.tmem.size();
+  st.dram = d.sparse ? nullptr : reinterpret_cast<const uint8_t *>(d.dram.data());
+  st.dram_bytes = 4 * d.dram_words;
+  st.dram_piece = sparse_piece;
+  st.user = const_cast<SliceDump *>(&d);
+  st.act = reinterpret_cast<const int8_t *>(d.act.data());
+  st.act_bytes = d.act.size();
+  st.ascale = d.ascale.data();
+  st.ascale_words = d.ascale.size();
+  bool ok = otpu_final_write_state(f, &st) == 0;
+  return fclose(f) == 0 && ok;
 }
 
 // The RTL's memories of one slice, from the final dump, for the checker's end-state backstop.
@@ -275,7 +241,8 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
   otpu_checker *c = otpu_ls_checker(sim.ls);
   const otpu_divergence *d = otpu_check_first(c);
   if (const char *bad = otpu_ls_bad_call(sim.ls))
-    fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n", bad);
+      fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n",
+              bad);
   if (!d) {
     char counts[256];
     snprintf(counts, sizeof counts, "%" PRIu64 " cycles, %" PRIu64 " instructions; checked: %"
@@ -300,7 +267,8 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
     FILE *f = fopen(t.c_str(), "w"), *g = fopen(j.c_str(), "w");
     if (f) otpu_report_text(f, d, &info), fclose(f);
     if (g) otpu_report_json(g, d, &info), fclose(g);
-    if (!f || !g) fprintf(stderr, "otpu-lockstep: cannot write the report into %s\n", la.report.c_str());
+    if (!f || !g)
+        fprintf(stderr, "otpu-lockstep: cannot write the report into %s\n", la.report.c_str());
   }
   otpu_report_text(stdout, d, &info);
   printf("lockstep: DIVERGENCE %s at slice %u cycle %" PRIu64 " (%" PRIu64 " counted)%s%s\n",
@@ -370,15 +338,16 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
 }
 
 // The RTL's memories of each slice, as the final dump fills them.
-void make_dumps(Sim *sim, const OtpuConfig &c) {
-  for (int s = 0; s < c.S; s++) {
+void make_dumps(Sim *sim, const otpu_config &c) {
+  uint64_t rows = otpu_config_act_rows(&c);
+  for (uint32_t s = 0; s < c.S; s++) {
     SliceDump d;
     d.tmem.assign(size_t(c.TMEM_WORDS), 0);
-    d.dram_words = uint64_t(c.DRAM_BYTES / 4);
-    d.sparse = c.DRAM_BYTES > (int64_t(1) << 28);
+    d.dram_words = c.DRAM_BYTES / 4;
+    d.sparse = c.DRAM_BYTES > (uint64_t(1) << 28);
     if (!d.sparse) d.dram.assign(size_t(d.dram_words), 0);
-    d.act.assign(size_t(c.act_rows() * c.ACT_BLOCKS * c.D), 0);
-    d.ascale.assign(size_t(c.act_rows() * c.ACT_BLOCKS), 0);
+    d.act.assign(size_t(rows * c.ACT_BLOCKS * c.D), 0);
+    d.ascale.assign(size_t(rows * c.ACT_BLOCKS), 0);
     sim->dump.push_back(std::move(d));
   }
 }
@@ -398,7 +367,8 @@ bool print_slices(const Sim &sim, bool timeout) {
       if (!d.slots[k]) continue;
       unsigned u = d.slots[k + 2];
       printf("  in flight: slot %zu pc=%u %s unit=%s %s deps=0x%x\n", k / 16, d.slots[k + 3],
-             op_name(int(d.slots[k + 4])), u < 5 ? kUnits[u] : "?",
+             otpu_op_name(d.slots[k + 4]) ? otpu_op_name(d.slots[k + 4]) : "?",
+             u < OTPU_UNITS ? otpu_unit_names[u] : "?",
              d.slots[k + 1] ? "started" : "waiting", d.slots[k + 5]);
     }
   }
@@ -421,13 +391,13 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     return 2;
   }
   const otpu_bundle &b = rb.b;
-  std::string bad = check_plusargs(o.plusargs, otpu_rtl_config(b.cfg));
+  std::string bad = check_plusargs(o.plusargs, b.cfg);
   if (!bad.empty()) return usage(bad);
 
   Sim sim;
   sim.b = &b;
   g_sim = &sim;
-  const OtpuConfig c = otpu_rtl_config(b.cfg);
+  const otpu_config &c = b.cfg;
   make_dumps(&sim, c);
   if (!o.events.empty()) {
     sim.events = o.events == "-" ? stdout : fopen(o.events.c_str(), "w");
@@ -435,6 +405,8 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
       fprintf(stderr, "otpu-rtl: cannot write %s\n", o.events.c_str());
       return 2;
     }
+    otpu_dpi_observer log{&sim, log_ins, log_wr, log_state};
+    otpu_dpi_observe(&log);
   }
 
   // The C model is built on a second thread while the RTL is constructed and loads its
@@ -473,11 +445,12 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     otpu_ls_attach(sim.ls);
   }
   // the model must have been built for this Config
-  for (int i = 0; i < 12; i++) {
+  for (int i = 0; i < OTPU_CONFIG_FIELDS; i++) {
     uint64_t have = top->config(i);
-    if (have != uint64_t(*c.field(i))) {
-      fprintf(stderr, "otpu-rtl: this build has %s=%" PRIu64 ", the bundle %s=%" PRId64 "\n",
-              OtpuConfig::kNames[i], have, OtpuConfig::kNames[i], *c.field(i));
+    uint64_t want = otpu_config_get(&c, i);
+    if (have != want) {
+      fprintf(stderr, "otpu-rtl: this build has %s=%" PRIu64 ", the bundle %s=%" PRIu64 "\n",
+              otpu_config_field_names[i], have, otpu_config_field_names[i], want);
       return 2;
     }
   }
@@ -517,14 +490,11 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
 
   bool any_error = print_slices(sim, timeout);
   if (!o.dump_dir.empty()) {
-    for (int s = 0; s < c.S; s++)
-      if (!write_final(o.dump_dir, s, sim.dump[size_t(s)])) return 2;
+    for (uint32_t s = 0; s < c.S; s++)
+      if (!write_final(o.dump_dir, int(s), sim.dump[s])) return 2;
   }
   if (sim.ls) {
-    if (la.keep_going || !otpu_check_count(chk)) {
-      for (int s : sim.halted) otpu_ls_state(sim.ls, uint32_t(s), 0, sim.dump[size_t(s)].state[2], 0);
-      otpu_ls_end(sim.ls);
-    }
+    otpu_ls_end(sim.ls);  // (the halted slices are judged here: the dump holds their state)
     int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle);
     otpu_ls_close(sim.ls);
     return rc;

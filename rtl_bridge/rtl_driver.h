@@ -32,7 +32,7 @@ class RtlTop {
   virtual void settle() = 0;                 // evaluate without a clock edge
   virtual void tick(bool wave) = 0;          // one clock cycle; `wave`: dump it to the FST
   virtual bool stopped() const = 0;          // every slice halted or stopped with an error
-  virtual uint64_t config(int i) const = 0;  // the build's Config field i (otpu_bundle.h order)
+  virtual uint64_t config(int i) const = 0;  // the build's Config field i (config.h order)
   virtual void finish() = 0;                 // final blocks; closes the waveform
 };
 

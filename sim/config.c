@@ -44,6 +44,28 @@ const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS] = {
 #undef NAME
 };
 
+uint64_t otpu_config_get(const otpu_config *c, int i)
+{
+    int k = 0;
+#define GET(f)          \
+    if (k++ == i)       \
+        return c->f;
+    FIELDS(GET)
+#undef GET
+    return 0;
+}
+
+char *otpu_config_str(const otpu_config *c, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < OTPU_CONFIG_FIELDS && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s=%llu", i ? " " : "",
+                                otpu_config_field_names[i],
+                                (unsigned long long)otpu_config_get(c, i));
+    return buf;
+}
+
 int otpu_config_set(otpu_config *c, const char *name, uint64_t value)
 {
 #define SET(f)                                                                                 \
@@ -64,7 +86,7 @@ static int fail(char *err, size_t n, const char *msg, const char *field, uint64_
 
 int otpu_config_check(const otpu_config *c, char *err, size_t n)
 {
-    if (c->S < 1 || c->S > 64)
+    if (c->S < 1 || c->S > OTPU_MAX_SLICES)
         return fail(err, n, "slices must be 1..64", "S", c->S);
     if (c->D < 8 || c->D % 8 || c->D > 4096)
         return fail(err, n, "D must be a multiple of 8 in 8..4096", "D", c->D);

@@ -14,7 +14,8 @@ extern "C" {
 #endif
 
 /* The ISA revision the model follows. Differences between revisions live behind this field
- * only (today there is one: openTPU isasim.py 6c4c6750 + docs/isa.md's WAITW and RLD MUL). */
+ * only (today there is one: openTPU isasim.py 6c4c6750 + openTPU docs/isa.md's WAITW and RLD MUL).
+ */
 typedef enum {
     OTPU_REV_V1 = 1,
 } otpu_revision;
@@ -48,8 +49,13 @@ static inline uint32_t otpu_config_act_rows(const otpu_config *c)
 int otpu_config_check(const otpu_config *c, char *err, size_t errlen);
 
 /* The fields' names, in case.txt's order. */
-enum { OTPU_CONFIG_FIELDS = 12 };
+enum { OTPU_CONFIG_FIELDS = 12, OTPU_MAX_SLICES = 64 };
 extern const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS];
+
+/* Field i (in that order); 0 past the last. */
+uint64_t otpu_config_get(const otpu_config *c, int i);
+/* "S=1 D=32 ..." with every field in that order. Returns buf. */
+char *otpu_config_str(const otpu_config *c, char *buf, size_t n);
 
 /* Set one field by its case.txt name ("S", "D", ...). Returns 0, or -1 if the name is not a
  * Config field (value is not checked here: otpu_config_check does that). */

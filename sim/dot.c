@@ -85,6 +85,15 @@ static int have_avx2(void)
 #define DOT(a, b, n) dot_portable(a, b, n)
 #endif
 
+const char *otpu_dot_path(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_avx2())
+        return "avx2";
+#endif
+    return "portable";
+}
+
 int32_t otpu_dot_i8(const int8_t *a, const int8_t *b, size_t n)
 {
     return DOT(a, b, n);

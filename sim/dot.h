@@ -12,6 +12,9 @@ extern "C" {
 /* sum a[i] * b[i], exact (|result| <= n * 127 * 128). */
 int32_t otpu_dot_i8(const int8_t *a, const int8_t *b, size_t n);
 
+/* The kernel otpu_dot_i8 uses on this CPU: "avx2" or "portable". */
+const char *otpu_dot_path(void);
+
 /* The portable version, for tests that hold the vectorized one against it. */
 int32_t otpu_dot_i8_portable(const int8_t *a, const int8_t *b, size_t n);
 

@@ -3,47 +3,44 @@
 #include "slice.h"
 #include "vecops.h"
 
-/* LD and ST: n = w3 words between DRAM R[ra] + w1 and TMEM R[rb] + w2, both ranges checked
- * (DRAM first, as the reference) before anything moves. */
-static int dma_range(otpu_slice *s, const otpu_instr *in, uint64_t *d, uint64_t *t, uint32_t *n)
+/* LD and ST: n words between DRAM R[ra] + w1 and TMEM R[rb] + w2, both ranges checked (DRAM
+ * first, as the reference) before anything moves. */
+static int dma_range(otpu_slice *s, const otpu_ops *o)
 {
-    *d = (uint32_t)(otpu_reg(s, in->ra) + in->w[1]);
-    *t = (uint32_t)(otpu_reg(s, in->rb) + in->w[2]);
-    *n = in->w[3];
-    return otpu_check_dram_words(s, *d, 1, 0, *n, 4) || otpu_check_tmem(s, *t, 1, 0, *n, 1);
+    return otpu_check_dram_words(s, o->dma.dram.value, 1, 0, o->dma.n, 4) ||
+           otpu_check_tmem(s, o->dma.tmem.value, 1, 0, o->dma.n, 1);
 }
 
-int otpu_exec_ld(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_ld(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
-    uint64_t d, t;
-    uint32_t n;
-    if (dma_range(s, in, &d, &t, &n))
+    (void)in;
+    uint64_t d = o->dma.dram.value, t = o->dma.tmem.value;
+    if (dma_range(s, o))
         return -1;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < o->dma.n; i++)
         otpu_tmem_put(s, t + i, otpu_m32(s, d + 4 * i));
     return 0;
 }
 
-int otpu_exec_st(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_st(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
-    uint64_t d, t;
-    uint32_t n;
-    if (dma_range(s, in, &d, &t, &n))
+    (void)in;
+    uint64_t d = o->dma.dram.value, t = o->dma.tmem.value;
+    if (dma_range(s, o))
         return -1;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < o->dma.n; i++)
         otpu_m32_put(s, d + 4 * i, s->tmem[t + i]);
     return 0;
 }
 
 /* One Gated DeltaNet head step on a DRAM state St [rows, cols], bit for bit the VOP sequence
  * RDOT, MUL, SUB, MUL, OUTER (DSCALAR), RDOT. Every input is read first; o is written last. */
-int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in, const otpu_ops *ops)
 {
-    uint64_t d = otpu_reg(s, in->ra) + in->w[1];
-    uint64_t qk = (uint32_t)(otpu_reg(s, in->rb) + in->w[2]);
-    uint64_t v = (uint32_t)(otpu_reg(s, in->rc) + in->w[3]);
-    uint32_t rows = in->w[4] & 0xFFFF, cols = in->w[4] >> 16;
-    uint64_t g = in->w[5], o = in->w[6], gs = in->w[7];
+    (void)in;
+    uint64_t d = ops->dstep.dram.value, qk = ops->dstep.qk.value, v = ops->dstep.v.value;
+    uint32_t rows = ops->dstep.rows, cols = ops->dstep.cols;
+    uint64_t g = ops->dstep.g, o = ops->dstep.o, gs = ops->dstep.gs;
     if (!(rows > 0 && rows <= OTPU_DSTEP_MAX_ROWS) || cols % 64 || !(cols > 0 && cols <= 256))
         return otpu_fail(s, OTPU_ERR_BOUNDS, "DSTEP: rows must be 1..256, cols 64, 128, 192 or "
                                              "256 (rows %u, cols %u)", rows, cols);
@@ -51,8 +48,9 @@ int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in)
         return otpu_fail_at(s, OTPU_ERR_BOUNDS, d,
                             "DSTEP: the state must be DRAM-chunk aligned (%#llx)",
                             (unsigned long long)d);
-    if (otpu_check_tmem(s, qk, 1, 0, 2 * (uint64_t)cols, 1) || otpu_check_tmem(s, v, 1, 0, rows, 1) ||
-        otpu_check_tmem(s, g, 1, 0, 1, 1) || otpu_check_tmem(s, g + gs, 1, 0, 1, 1) ||
+    if (otpu_check_tmem(s, qk, 1, 0, 2 * (uint64_t)cols, 1) ||
+        otpu_check_tmem(s, v, 1, 0, rows, 1) || otpu_check_tmem(s, g, 1, 0, 1, 1) ||
+        otpu_check_tmem(s, g + gs, 1, 0, 1, 1) ||
         otpu_check_dram_words(s, d, 1, 0, (uint64_t)rows * cols, 4))
         return -1;
     size_t n = (size_t)rows * cols;
@@ -63,7 +61,7 @@ int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in)
     const uint32_t *q = s->tmem + qk, *k = q + cols;
     uint32_t e = s->tmem[g], beta = s->tmem[g + gs];
     for (size_t i = 0; i < n; i++)
-        St[i] = (in->flags & OTPU_F_DZERO) ? 0 : otpu_m32(s, d + 4 * i);
+        St[i] = ops->dstep.zero ? 0 : otpu_m32(s, d + 4 * i);
     for (uint32_t r = 0; r < rows; r++) {
         uint32_t *row = St + (size_t)r * cols;
         uint32_t kv = otpu_rdot(row, k, 1, cols, tmp);

@@ -1,4 +1,4 @@
-/* exec_mm.c - MM on the MXU (docs/isa.md "MM", "Weight formats", "Column reuse").
+/* exec_mm.c - MM on the MXU (openTPU docs/isa.md "MM", "Weight formats", "Column reuse").
  *
  * Block products are exact integers (int8 x int8, or 4-bit codes times their sub-block
  * multipliers), then i2f, the weight scale and the ACT scale as rounded fp32 products, then
@@ -8,48 +8,52 @@
 #include "fp32.h"
 #include "slice.h"
 
-typedef struct {
-    uint64_t sa, ssa, out;
-    uint32_t N, KB, rs, ors, M, ab, srs, R, wf;
-    int unit, acc, rmax, ascale, pair;
-} mm_args;
+/* the ACT rows an MM reads: M, or 2 M with PAIR */
+static uint32_t rows_read(const otpu_mm_ops *a)
+{
+    return a->pair ? 2 * a->M : a->M;
+}
 
-static int mm_check(otpu_slice *s, const mm_args *a)
+static int mm_check(otpu_slice *s, const otpu_mm_ops *a)
 {
     const otpu_config *cfg = s->cfg;
+    uint32_t R = rows_read(a);
     uint32_t D = cfg->D;
-    if (!(a->R > 0 && a->R <= otpu_config_act_rows(cfg)) || a->ab + a->KB > cfg->ACT_BLOCKS)
-        return otpu_fail(s, OTPU_ERR_BOUNDS,
-                         "MM: M or ACT RAM range out of bounds (%u rows of %u, blocks %u..%u of %u)",
-                         a->R, otpu_config_act_rows(cfg), a->ab, a->ab + a->KB, cfg->ACT_BLOCKS);
+    if (!(R > 0 && R <= otpu_config_act_rows(cfg)) || a->ab + a->KB > cfg->ACT_BLOCKS)
+        return otpu_fail(
+            s, OTPU_ERR_BOUNDS,
+            "MM: M or ACT RAM range out of bounds (%u rows of %u, blocks %u..%u of %u)", R,
+            otpu_config_act_rows(cfg), a->ab, a->ab + a->KB, cfg->ACT_BLOCKS);
     if (a->M > cfg->MCOLS && (a->rmax || a->ascale))
         return otpu_fail(s, OTPU_ERR_BOUNDS, "MM: RMAX and ASCALE need M <= MCOLS (M %u, MCOLS %u)",
                          a->M, cfg->MCOLS);
-    if (a->pair && a->R > cfg->MCOLS)
+    if (a->pair && R > cfg->MCOLS)
         return otpu_fail(s, OTPU_ERR_BOUNDS, "MM: PAIR needs 2*M <= MCOLS (M %u, MCOLS %u)", a->M,
                          cfg->MCOLS);
     if (a->wf == 3)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "MM: bad weight format 3");
     if (a->pair && a->wf == OTPU_WF_INT8)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "MM: PAIR needs 4-bit weights");
-    if (a->pair && !a->unit && (a->ssa % 8 || a->srs % 8))
+    if (a->pair && !a->unit && (a->ssa.value % 8 || a->srs % 8))
         return otpu_fail(s, OTPU_ERR_BOUNDS,
                          "MM: PAIR reads a chunk's two scale words at once: ssa and srs must be "
-                         "multiples of 8 (ssa %#llx, srs %u)", (unsigned long long)a->ssa, a->srs);
+                         "multiples of 8 (ssa %#llx, srs %u)",
+                         (unsigned long long)a->ssa.value, a->srs);
     uint64_t bpb = a->wf == OTPU_WF_INT8 ? D : D / 2;
-    __int128 end = (__int128)a->sa + ((__int128)a->N - 1) * a->rs +
+    __int128 end = (__int128)a->sa.value + ((__int128)a->N - 1) * a->rs +
                    (__int128)((a->KB * bpb + D - 1) / D) * D;
-    if (a->sa % D || a->rs % D || end > (__int128)cfg->DRAM_BYTES)
-        return otpu_fail_at(s, OTPU_ERR_BOUNDS, a->sa,
+    if (a->sa.value % D || a->rs % D || end > (__int128)cfg->DRAM_BYTES)
+        return otpu_fail_at(s, OTPU_ERR_BOUNDS, a->sa.value,
                             "MM: streamed rows must be D-byte aligned and in range (sa %#llx, rs "
-                            "%u, N %u, KB %u)", (unsigned long long)a->sa, a->rs, a->N, a->KB);
-    if (!a->unit && otpu_check_dram_words(s, a->ssa, a->N, a->srs, a->KB, 4))
+                            "%u, N %u, KB %u)",
+                            (unsigned long long)a->sa.value, a->rs, a->N, a->KB);
+    if (!a->unit && otpu_check_dram_words(s, a->ssa.value, a->N, a->srs, a->KB, 4))
         return -1;
     if (a->ascale && !(a->unit && a->acc))
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "MM: ASCALE needs UNIT and ACC");
-    if (a->ascale && otpu_check_tmem(s, a->ssa, 1, 0, a->M, 1))
+    if (a->ascale && otpu_check_tmem(s, a->ssa.value, 1, 0, a->M, 1))
         return -1;
-    if (otpu_check_tmem(s, a->out, a->M, a->ors, a->N, 1))
+    if (otpu_check_tmem(s, a->out.value, a->M, a->ors, a->N, 1))
         return -1;
     if (a->rmax && !a->N)
         return otpu_fail(s, OTPU_ERR_BOUNDS, "MM: RMAX needs N >= 1");
@@ -58,30 +62,32 @@ static int mm_check(otpu_slice *s, const mm_args *a)
 
 /* t[r * KB + k] for ACT rows r < R and blocks k of streamed row n (only the (r, k) pairs a
  * PAIR MM uses when pair is set). */
-static void block_terms(otpu_slice *s, const mm_args *a, uint32_t n, uint32_t *t, int8_t *wdec,
+static void block_terms(otpu_slice *s, const otpu_mm_ops *a, uint32_t n, uint32_t *t, int8_t *wdec,
                         int32_t *isum)
 {
+    uint32_t R = rows_read(a);
     const otpu_config *cfg = s->cfg;
     uint32_t D = cfg->D, sub = D / OTPU_NSUB;
     const int8_t *actbase = s->act + (size_t)a->ab * D;
     for (uint32_t k = 0; k < a->KB; k++) {
         uint32_t ws = OTPU_F32_ONE, sw = 0;
         if (!a->unit)
-            sw = otpu_m32(s, a->ssa + (uint64_t)n * a->srs + 4 * (uint64_t)k);
+            sw = otpu_m32(s, a->ssa.value + (uint64_t)n * a->srs + 4 * (uint64_t)k);
         /* the rows this block is computed for: all, or with PAIR the even/odd half */
-        uint32_t r0 = 0, r1 = a->R;
+        uint32_t r0 = 0, r1 = R;
         if (a->pair) {
             r0 = (k & 1) ? a->M : 0;
             r1 = r0 + a->M;
         }
         const int8_t *act = actbase + (size_t)k * D;
         if (a->wf == OTPU_WF_INT8) {
-            const int8_t *w = (const int8_t *)s->dram + a->sa + (uint64_t)n * a->rs + (uint64_t)k * D;
+            const int8_t *w =
+                (const int8_t *)s->dram + a->sa.value + (uint64_t)n * a->rs + (uint64_t)k * D;
             if (!a->unit)
                 ws = sw;
             otpu_dot_i8_rows(act + (size_t)r0 * s->act_row, s->act_row, r1 - r0, w, D, isum);
         } else {
-            const uint8_t *p = s->dram + a->sa + (uint64_t)n * a->rs + (uint64_t)k * (D / 2);
+            const uint8_t *p = s->dram + a->sa.value + (uint64_t)n * a->rs + (uint64_t)k * (D / 2);
             const int8_t *dec = a->wf == OTPU_WF_INT4 ? otpu_dec_int4 : otpu_dec_fp4;
             for (uint32_t i = 0; i < D / 2; i++) {
                 wdec[2 * i] = dec[p[i] & 15];
@@ -109,68 +115,60 @@ static void block_terms(otpu_slice *s, const mm_args *a, uint32_t n, uint32_t *t
     }
 }
 
-int otpu_exec_mm(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
-    const uint32_t *w = in->w;
-    mm_args a = {
-        .sa = (uint32_t)(otpu_reg(s, in->ra) + w[1]),
-        .ssa = (uint32_t)(otpu_reg(s, in->rb) + w[2]),
-        .out = (uint32_t)(otpu_reg(s, in->rc) + w[3]),
-        .N = w[4] & 0xFFFF, .KB = w[4] >> 16, .rs = w[5],
-        .ors = w[6] & 0xFFFF, .M = (w[6] >> 16) & 0xFF, .ab = w[6] >> 24, .srs = w[7],
-        .unit = in->flags & OTPU_F_UNIT, .acc = in->flags & OTPU_F_ACC,
-        .rmax = in->flags & OTPU_F_RMAX, .ascale = in->flags & OTPU_F_ASCALE,
-        .pair = in->flags & OTPU_F_PAIR, .wf = (in->flags >> OTPU_WF_SHIFT) & 3,
-    };
-    a.R = a.pair ? 2 * a.M : a.M;
-    if (mm_check(s, &a))
+    (void)in;
+    const otpu_mm_ops *a = &o->mm;
+    uint32_t R = rows_read(a);
+    if (mm_check(s, a))
         return -1;
     uint32_t D = s->cfg->D;
-    size_t nt = (size_t)a.R * a.KB, ny = (size_t)a.M * a.N;
-    size_t nchunks = a.pair ? (a.KB + 1) / 2 : a.KB;
+    size_t nt = (size_t)R * a->KB, ny = (size_t)a->M * a->N;
+    size_t nchunks = a->pair ? (a->KB + 1) / 2 : a->KB;
     /* scratch: t [R*KB], y [M*N], decoded weights [D bytes], isum [R], pair sums [chunks] */
-    uint32_t *t = otpu_scratch(s, nt + ny + D / 4 + a.R + nchunks + 1);
+    uint32_t *t = otpu_scratch(s, nt + ny + D / 4 + R + nchunks + 1);
     if (!t)
         return -1;
     uint32_t *y = t + nt;
     int8_t *wdec = (int8_t *)(y + ny);
     int32_t *isum = (int32_t *)(y + ny + D / 4);
-    uint32_t *p = (uint32_t *)isum + a.R;
-    for (uint32_t n = 0; n < a.N; n++) {
-        block_terms(s, &a, n, t, wdec, isum);
-        for (uint32_t j = 0; j < a.M; j++) {
-            const uint32_t *tj = t + (size_t)j * a.KB;
-            if (a.pair) {
-                const uint32_t *to = t + (size_t)(j + a.M) * a.KB;
+    uint32_t *p = (uint32_t *)isum + R;
+    for (uint32_t n = 0; n < a->N; n++) {
+        block_terms(s, a, n, t, wdec, isum);
+        for (uint32_t j = 0; j < a->M; j++) {
+            const uint32_t *tj = t + (size_t)j * a->KB;
+            if (a->pair) {
+                const uint32_t *to = t + (size_t)(j + a->M) * a->KB;
                 for (size_t c = 0; c < nchunks; c++)
-                    p[c] = otpu_f32_add(tj[2 * c], 2 * c + 1 < a.KB ? to[2 * c + 1] : 0);
+                    p[c] = otpu_f32_add(tj[2 * c], 2 * c + 1 < a->KB ? to[2 * c + 1] : 0);
                 tj = p;
             }
-            y[(size_t)j * a.N + n] = otpu_f32_isum(tj, nchunks, 1, OTPU_MM_PARTIALS, 1);
+            y[(size_t)j * a->N + n] = otpu_f32_isum(tj, nchunks, 1, OTPU_MM_PARTIALS, 1);
         }
     }
     /* every old accumulator is read before any result is written */
-    if (a.ascale || a.acc)
-        for (uint32_t j = 0; j < a.M; j++) {
-            uint32_t alpha = a.ascale ? s->tmem[a.ssa + j] : 0;
-            for (uint32_t n = 0; n < a.N; n++) {
-                uint32_t old = s->tmem[a.out + (uint64_t)j * a.ors + n], *yy = &y[(size_t)j * a.N + n];
-                *yy = otpu_f32_add(a.ascale ? otpu_f32_mul(old, alpha) : old, *yy);
+    if (a->ascale || a->acc)
+        for (uint32_t j = 0; j < a->M; j++) {
+            uint32_t alpha = a->ascale ? s->tmem[a->ssa.value + j] : 0;
+            for (uint32_t n = 0; n < a->N; n++) {
+                uint32_t old = s->tmem[a->out.value + (uint64_t)j * a->ors + n],
+                         *yy = &y[(size_t)j * a->N + n];
+                *yy = otpu_f32_add(a->ascale ? otpu_f32_mul(old, alpha) : old, *yy);
             }
         }
-    for (uint32_t j = 0; j < a.M; j++)
-        for (uint32_t n = 0; n < a.N; n++)
-            otpu_tmem_put(s, a.out + (uint64_t)j * a.ors + n, y[(size_t)j * a.N + n]);
+    for (uint32_t j = 0; j < a->M; j++)
+        for (uint32_t n = 0; n < a->N; n++)
+            otpu_tmem_put(s, a->out.value + (uint64_t)j * a->ors + n, y[(size_t)j * a->N + n]);
     /* the reference checks the RMAX words only after writing the outputs */
-    if (a.rmax && otpu_check_tmem(s, a.out + (uint64_t)a.M * a.ors, 1, 0, a.M, 1))
+    if (a->rmax && otpu_check_tmem(s, a->out.value + (uint64_t)a->M * a->ors, 1, 0, a->M, 1))
         return -1;
-    if (a.rmax)
-        for (uint32_t j = 0; j < a.M; j++) {
-            const uint32_t *row = y + (size_t)j * a.N;
+    if (a->rmax)
+        for (uint32_t j = 0; j < a->M; j++) {
+            const uint32_t *row = y + (size_t)j * a->N;
             uint32_t best = otpu_f32_ftz(row[0]);
-            for (uint32_t n = 1; n < a.N; n++)
+            for (uint32_t n = 1; n < a->N; n++)
                 best = otpu_f32_gt(row[n], best) ? otpu_f32_ftz(row[n]) : best;
-            otpu_tmem_put(s, a.out + (uint64_t)a.M * a.ors + j, best);
+            otpu_tmem_put(s, a->out.value + (uint64_t)a->M * a->ors + j, best);
         }
     return 0;
 }

@@ -31,20 +31,21 @@ static void quant_row(otpu_slice *s, uint64_t src, uint32_t srs, uint32_t r, uin
     }
 }
 
-int otpu_exec_qact(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_qact(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
+    (void)in;
     const otpu_config *cfg = s->cfg;
-    uint64_t src = (uint32_t)(otpu_reg(s, in->ra) + in->w[1]);
-    uint32_t rows = in->w[2] & 0xFF, ab = (in->w[2] >> 8) & 0xFF, KB = in->w[2] >> 16;
-    uint32_t srs = in->w[3];
-    int dup = in->flags & OTPU_F_DUP;
+    const otpu_qact_ops *a = &o->qact;
+    uint64_t src = a->src.value;
+    uint32_t rows = a->rows, ab = a->ab, KB = a->KB, srs = a->srs;
+    int dup = a->dup;
     if ((dup ? 2 * rows > cfg->MCOLS : rows > otpu_config_act_rows(cfg)) ||
         ab + KB > cfg->ACT_BLOCKS)
         return otpu_fail(s, OTPU_ERR_BOUNDS,
                          "QACT out of ACT RAM bounds (rows %u%s, blocks %u..%u of %u)", rows,
                          dup ? " DUP" : "", ab, ab + KB, cfg->ACT_BLOCKS);
-    int64_t cs = (in->flags & OTPU_F_CSCALE) ? (int64_t)in->w[4] : -1;
-    int64_t rsc = (in->flags & OTPU_F_RSCALE) ? (int64_t)in->w[5] : -1;
+    int64_t cs = a->has_cscale ? (int64_t)a->cscale : -1;
+    int64_t rsc = a->has_rscale ? (int64_t)a->rscale : -1;
     size_t n = (size_t)KB * cfg->D;
     if (otpu_check_tmem(s, src, rows, srs, n, 1) ||
         (rsc >= 0 && otpu_check_tmem(s, (uint64_t)rsc, 1, 0, rows, 1)) ||
@@ -56,7 +57,7 @@ int otpu_exec_qact(otpu_slice *s, const otpu_instr *in)
     int8_t *q = (int8_t *)(x + n);
     uint32_t *sc = x + 2 * n;
     for (uint32_t r = 0; r < rows; r++) {
-        quant_row(s, src, srs, r, KB, in->flags & OTPU_F_ROW, cs, rsc, x, q, sc);
+        quant_row(s, src, srs, r, KB, a->row, cs, rsc, x, q, sc);
         for (uint32_t r0 = 0; r0 <= (dup ? rows : 0); r0 += rows ? rows : 1) {
             for (size_t c = 0; c < n; c++)
                 otpu_act_put(s, r0 + r, (uint64_t)ab * cfg->D + c, q[c]);
@@ -67,15 +68,14 @@ int otpu_exec_qact(otpu_slice *s, const otpu_instr *in)
     return 0;
 }
 
-int otpu_exec_qst(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_qst(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
+    (void)in;
     const otpu_config *cfg = s->cfg;
-    uint64_t src = (uint32_t)(otpu_reg(s, in->ra) + in->w[1]);
-    uint64_t dst = (uint32_t)(otpu_reg(s, in->rb) + in->w[2]);
-    uint64_t sdst = (uint32_t)(otpu_reg(s, in->rc) + in->w[3]);
-    uint32_t rows = in->w[4] & 0xFFFF, KB = in->w[4] >> 16;
-    uint32_t srs = in->w[5], drs = in->w[6], es = in->w[7];
-    int row_mode = in->flags & OTPU_F_ROW, half = in->flags & OTPU_F_HALF;
+    const otpu_qst_ops *a = &o->qst;
+    uint64_t src = a->src.value, dst = a->dst.value, sdst = a->sdst.value;
+    uint32_t rows = a->rows, KB = a->KB, srs = a->srs, drs = a->drs, es = a->es;
+    int row_mode = a->row, half = a->half;
     if (half && !row_mode)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "QST: HALF needs ROW mode");
     size_t n = (size_t)KB * cfg->D, ne = half ? n / 2 : n;

@@ -1,4 +1,5 @@
-/* exec_stream.c - STREAM (docs/stream.md; opentpu/isasim.py is the judge where they differ).
+/* exec_stream.c - STREAM (openTPU docs/stream.md; opentpu/isasim.py is the judge where they
+ * differ).
  *
  * A descriptor in TMEM programs a pass over the rows of a stream S [rows, cols] (DRAM or
  * TMEM): A = a row dot or the row max; a scalar program over r0..r7, A, X[r], K0..K3;
@@ -59,11 +60,10 @@ static uint32_t operand(const stream *st, unsigned code, uint32_t A, uint32_t X)
 }
 
 /* Decode, check and read every input that precedes the rows (isasim's order of checks). */
-static int setup(otpu_slice *s, const otpu_instr *in, stream *st, uint32_t *buf)
+static int setup(otpu_slice *s, const otpu_stream_ops *o, stream *st, uint32_t *buf)
 {
-    const uint32_t *w = in->w;
-    uint64_t TW = s->cfg->TMEM_WORDS, at = w[1] & 0xFFFF;
-    st->ks = w[1] >> 16;
+    uint64_t TW = s->cfg->TMEM_WORDS, at = o->desc;
+    st->ks = o->ks;
     size_t navail = at < TW ? (size_t)(TW - at) : 0;
     if (navail > OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS)
         navail = OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS;
@@ -75,12 +75,12 @@ static int setup(otpu_slice *s, const otpu_instr *in, stream *st, uint32_t *buf)
     if (otpu_stream_desc_decode(s->tmem + at, navail, &st->d, why, sizeof why))
         return otpu_fail_at(s, OTPU_ERR_ILLEGAL, at, "STREAM: %s", why);
     const otpu_stream_desc *d = &st->d;
-    st->src = (uint32_t)(otpu_reg(s, in->ra) + w[2]);
-    st->dst = (uint32_t)(otpu_reg(s, in->ra) + w[3]);
-    st->vec = (uint32_t)(otpu_reg(s, in->rb) + w[4]);
-    st->xa = (uint32_t)(otpu_reg(s, in->rc) + w[5]);
-    st->ka = (uint32_t)(otpu_reg(s, in->rd) + w[6]);
-    st->out = w[7];
+    st->src = o->src.value;
+    st->dst = o->dst.value;
+    st->vec = o->vec.value;
+    st->xa = o->x.value;
+    st->ka = o->k.value;
+    st->out = o->out;
     if (!d->rows || !d->cols)
         return otpu_fail(s, OTPU_ERR_BOUNDS, "STREAM: rows and cols must be nonzero");
     if (d->q_en && d->o_reg_en)
@@ -150,11 +150,11 @@ static int setup(otpu_slice *s, const otpu_instr *in, stream *st, uint32_t *buf)
         st->X = buf + (size_t)OTPU_STREAM_SLOTS * d->cols;
         memcpy(st->X, s->tmem + st->xa, d->rows * sizeof(uint32_t));
     }
-    uint32_t fl = in->flags, D = s->cfg->D;
-    st->in_t = !!(fl & OTPU_F_SRC_T);
-    st->out_t = !!(fl & OTPU_F_DST_T);
-    st->zero = !!(fl & OTPU_F_SZERO);
-    st->nodst = !!(fl & OTPU_F_NODST);
+    uint32_t D = s->cfg->D;
+    st->in_t = !!o->src_t;
+    st->out_t = !!o->dst_t;
+    st->zero = !!o->zero;
+    st->nodst = !!o->nodst;
     st->srs = d->srs ? d->srs : d->cols;
     st->drs = d->drs ? d->drs : d->cols;
     if ((!st->in_t && !st->zero && st->src % D) || (!st->out_t && !st->nodst && st->dst % D))
@@ -187,7 +187,8 @@ static int rows_chain(otpu_slice *s, const stream *st, int *seq)
     }
     if (st->src == st->dst && (R == 1 || st->srs == st->drs))
         return 0;
-    uint64_t slast = st->src + (R - 1) * st->srs + Cn - 1, dlast = st->dst + (R - 1) * st->drs + Cn - 1;
+    uint64_t slast = st->src + (R - 1) * st->srs + Cn - 1,
+             dlast = st->dst + (R - 1) * st->drs + Cn - 1;
     if (slast < st->dst || dlast < st->src)
         return 0;
     if (otpu_stamp_begin(s))
@@ -298,7 +299,8 @@ static int store(otpu_slice *s, const stream *st, uint32_t r0, uint32_t nr, cons
             return -1;
         for (uint32_t r = 0; r < nr; r++)
             for (uint32_t c = 0; c < cols; c++)
-                otpu_tmem_put(s, st->dst + (uint64_t)(r0 + r) * st->drs + c, Y[(size_t)r * cols + c]);
+                otpu_tmem_put(s, st->dst + (uint64_t)(r0 + r) * st->drs + c,
+                              Y[(size_t)r * cols + c]);
         return 0;
     }
     for (size_t i = 0; i < (size_t)nr * cols; i++)
@@ -306,8 +308,9 @@ static int store(otpu_slice *s, const stream *st, uint32_t r0, uint32_t nr, cons
     return 0;
 }
 
-int otpu_exec_stream(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_stream(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
+    (void)in;
     stream st;
     memset(&st, 0, sizeof st);
     /* the most any descriptor can ask for: 4 slots of 4095 columns and 4095 row scalars */
@@ -315,7 +318,7 @@ int otpu_exec_stream(otpu_slice *s, const otpu_instr *in)
     if (!inputs)
         return -1;
     /* setup may not grow the scratch: its slot and X copies live in it */
-    if (setup(s, in, &st, inputs))
+    if (setup(s, &o->stream, &st, inputs))
         return -1;
     int seq;
     if (rows_chain(s, &st, &seq))

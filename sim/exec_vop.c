@@ -154,15 +154,15 @@ static uint32_t elementwise(unsigned f, uint32_t a, uint32_t b)
 }
 
 /* dst = dst * Dv(c) + B(r) * Cv(c): Cv and Dv are read before anything is written. */
-static int outer(otpu_slice *s, const otpu_instr *in, uint64_t dst, uint64_t dv, uint64_t b,
-                 uint64_t cv, uint32_t rows, uint32_t cols, uint32_t drs, uint32_t brs,
-                 unsigned bmode)
+static int outer(otpu_slice *s, const otpu_vop_ops *v)
 {
+    uint64_t dst = v->dst.value, dv = v->a.value, b = v->b.value, cv = v->imm.value;
+    uint32_t rows = v->rows, cols = v->cols, drs = v->drs, brs = v->brs, bmode = v->bmode;
     if (bmode != OTPU_B_ROW || cols > OTPU_OUTER_MAX_COLS)
         return otpu_fail(s, OTPU_ERR_ILLEGAL,
                          "VOP OUTER: bmode must be ROW and cols <= 256 (bmode %u, cols %u)",
                          bmode, cols);
-    int done = in->flags & OTPU_F_DONE, dscalar = in->flags & OTPU_F_DSCALAR;
+    int done = v->done, dscalar = v->dscalar;
     if (otpu_check_tmem(s, cv, 1, 0, cols, 1))
         return -1;
     if (!done && otpu_check_tmem(s, dv, 1, 0, cols, dscalar ? 0 : 1))
@@ -186,18 +186,15 @@ static int outer(otpu_slice *s, const otpu_instr *in, uint64_t dst, uint64_t dv,
     return 0;
 }
 
-int otpu_exec_vop(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_vop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
-    const uint32_t *w = in->w;
-    uint64_t dst = (uint32_t)(otpu_reg(s, in->ra) + w[1]);
-    uint64_t a = (uint32_t)(otpu_reg(s, in->rb) + w[2]);
-    uint64_t b = (uint32_t)(otpu_reg(s, in->rc) + w[3]);
-    uint32_t rows = w[4] & 0xFFFF, cols = w[4] >> 16;
-    uint32_t drs = w[5] & 0xFFFF, ars = w[5] >> 16;
-    uint32_t brs = w[6] & 0xFFFF, func = (w[6] >> 16) & 0xFF, bmode = (w[6] >> 24) & 3;
-    uint32_t imm = otpu_reg(s, in->rd) + w[7];
+    (void)in;
+    const otpu_vop_ops *v = &o->vop;
+    uint64_t dst = v->dst.value, a = v->a.value, b = v->b.value;
+    uint32_t rows = v->rows, cols = v->cols, drs = v->drs, ars = v->ars, brs = v->brs;
+    uint32_t func = v->func, bmode = v->bmode, imm = v->imm.value;
     if (func == OTPU_V_OUTER)
-        return outer(s, in, dst, a, b, imm, rows, cols, drs, brs, bmode);
+        return outer(s, v);
 
     idxset A = {a, rows, ars, cols, 1}, B = {b, rows, 0, cols, 0};
     int reads_a = func != OTPU_V_FILL;
@@ -211,7 +208,8 @@ int otpu_exec_vop(otpu_slice *s, const otpu_instr *in)
     if ((reads_a && check(s, &A)) || (reads_b && check(s, &B)))
         return -1;
     /* B(r, c) as a pointer and a column stride */
-#define BPTR(r) (bmode == OTPU_B_SCALAR ? &imm : s->tmem + b + (bmode == OTPU_B_COL ? 0 : (uint64_t)(r) * brs))
+#define BPTR(r)                                                                                    \
+    (bmode == OTPU_B_SCALAR ? &imm : s->tmem + b + (bmode == OTPU_B_COL ? 0 : (uint64_t)(r)*brs))
     size_t bstride = (bmode == OTPU_B_FULL || bmode == OTPU_B_COL) ? 1 : 0;
 
     if (func == OTPU_V_ARGMAX) {

@@ -1,4 +1,4 @@
-/* footprint.c - read and write ranges of every instruction (docs/isa.md field by field). */
+/* footprint.c - read and write ranges of every instruction (openTPU docs/isa.md field by field). */
 #include "footprint.h"
 
 typedef struct {
@@ -32,187 +32,216 @@ static void act_blocks(list *l, const otpu_config *c, int write, uint64_t rows, 
     l->r[l->n++] = (otpu_range){OTPU_SP_ASCALE, (uint8_t)write, ab, ab + kb, c->ACT_BLOCKS};
 }
 
-static void stream(list *l, const otpu_config *c, const otpu_instr *in, const uint32_t *R,
-                   const uint32_t *tmem)
+/* One function per instruction (the rows of OTPU_OPCODES), reading its decoded operands. */
+typedef struct {
+    list *l;
+    const otpu_config *c;
+    const otpu_ops *o;
+    const uint32_t *tmem; /* for STREAM's descriptor, or NULL */
+} fp_args;
+
+static void fp_nop(const fp_args *a) { (void)a; }
+static void fp_bar(const fp_args *a) { (void)a; }
+
+static void fp_halt(const fp_args *a)
 {
-    const uint32_t *w = in->w;
-    uint64_t at = w[1] & 0xFFFF, ks = w[1] >> 16;
+    const otpu_halt_ops *o = &a->o->halt;
+    if (o->chain)
+        add(a->l, OTPU_SP_DRAM, 0, o->addr.value, 32 * (uint64_t)o->count.value);
+}
+
+static void fp_li(const fp_args *a)
+{
+    add(a->l, OTPU_SP_REG, 1, a->o->li.rd, 1);
+}
+
+static void fp_addi(const fp_args *a)
+{
+    add(a->l, OTPU_SP_REG, 0, a->o->addi.sum.reg, 1);
+    add(a->l, OTPU_SP_REG, 1, a->o->addi.rd, 1);
+}
+
+static void fp_loop(const fp_args *a)
+{
+    add(a->l, OTPU_SP_REG, 0, a->o->loop.count.reg, 1);
+}
+
+static void fp_rld(const fp_args *a)
+{
+    const otpu_rld_ops *o = &a->o->rld;
+    add(a->l, OTPU_SP_TMEM, 0, o->tmem.value, 1);
+    if (o->has_mul)
+        add(a->l, OTPU_SP_REG, 0, o->mul.reg, 1);
+    add(a->l, OTPU_SP_REG, 1, o->rd, 1);
+}
+
+static void fp_waitw(const fp_args *a)
+{
+    add(a->l, OTPU_SP_DRAM, 0, 0, a->c->DRAM_BYTES); /* the scoreboard: all of DRAM */
+    add(a->l, OTPU_SP_TMEM, 1, a->o->waitw.tmem.value, 1);
+}
+
+static void fp_ld(const fp_args *a)
+{
+    const otpu_dma_ops *o = &a->o->dma;
+    add(a->l, OTPU_SP_DRAM, 0, o->dram.value, 4 * (uint64_t)o->n);
+    add(a->l, OTPU_SP_TMEM, 1, o->tmem.value, o->n);
+}
+
+static void fp_st(const fp_args *a)
+{
+    const otpu_dma_ops *o = &a->o->dma;
+    add(a->l, OTPU_SP_TMEM, 0, o->tmem.value, o->n);
+    add(a->l, OTPU_SP_DRAM, 1, o->dram.value, 4 * (uint64_t)o->n);
+}
+
+static void fp_dstep(const fp_args *a)
+{
+    const otpu_dstep_ops *o = &a->o->dstep;
+    uint64_t n = 4 * (uint64_t)o->rows * o->cols;
+    add(a->l, OTPU_SP_TMEM, 0, o->qk.value, 2 * (uint64_t)o->cols);
+    add(a->l, OTPU_SP_TMEM, 0, o->v.value, o->rows);
+    add(a->l, OTPU_SP_TMEM, 0, o->g, 1);
+    add(a->l, OTPU_SP_TMEM, 0, (uint64_t)o->g + o->gs, 1);
+    if (!o->zero)
+        add(a->l, OTPU_SP_DRAM, 0, o->dram.value, n);
+    add(a->l, OTPU_SP_DRAM, 1, o->dram.value, n);
+    add(a->l, OTPU_SP_TMEM, 1, o->o, o->rows);
+}
+
+static void fp_stream(const fp_args *a)
+{
+    const otpu_stream_ops *o = &a->o->stream;
+    list *l = a->l;
+    const otpu_config *c = a->c;
+    uint64_t at = o->desc, ks = o->ks;
     add(l, OTPU_SP_TMEM, 0, at, OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS);
     otpu_stream_desc d;
     char err[160];
     size_t avail = at < c->TMEM_WORDS ? (size_t)(c->TMEM_WORDS - at) : 0;
     if (avail > OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS)
         avail = OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS;
-    if (!tmem || otpu_stream_desc_decode(tmem + at, avail, &d, err, sizeof err))
+    if (!a->tmem || otpu_stream_desc_decode(a->tmem + at, avail, &d, err, sizeof err))
         return;
-    uint64_t src = (uint32_t)(R[in->ra] + w[2]), dst = (uint32_t)(R[in->ra] + w[3]);
-    uint64_t vec = (uint32_t)(R[in->rb] + w[4]), xa = (uint32_t)(R[in->rc] + w[5]);
-    uint64_t ka = (uint32_t)(R[in->rd] + w[6]), n = (uint64_t)d.rows * d.cols;
-    add(l, OTPU_SP_TMEM, 0, vec, OTPU_STREAM_SLOTS * (uint64_t)d.cols);
-    add(l, OTPU_SP_TMEM, 0, xa, d.rows);
+    uint64_t src = o->src.value, dst = o->dst.value, ka = o->k.value;
+    uint64_t n = (uint64_t)d.rows * d.cols;
+    add(l, OTPU_SP_TMEM, 0, o->vec.value, OTPU_STREAM_SLOTS * (uint64_t)d.cols);
+    add(l, OTPU_SP_TMEM, 0, o->x.value, d.rows);
     add(l, OTPU_SP_TMEM, 0, ka, 3 * ks + 1);
     if (d.rsave)
         add(l, OTPU_SP_TMEM, 1, ka, 3 * ks + 1);
-    if (!(in->flags & OTPU_F_SZERO)) {
-        if (in->flags & OTPU_F_SRC_T)
+    if (!o->zero) {
+        if (o->src_t)
             add2d(l, OTPU_SP_TMEM, 0, src, d.rows, d.srs ? d.srs : d.cols, d.cols);
         else
             add(l, OTPU_SP_DRAM, 0, src, 4 * n);
     }
-    if (!(in->flags & OTPU_F_NODST)) {
-        if (in->flags & OTPU_F_DST_T)
+    if (!o->nodst) {
+        if (o->dst_t)
             add2d(l, OTPU_SP_TMEM, 1, dst, d.rows, d.drs ? d.drs : d.cols, d.cols);
         else
             add(l, OTPU_SP_DRAM, 1, dst, 4 * n);
     }
     if (d.q_en || d.o_reg_en)
-        add(l, OTPU_SP_TMEM, 1, w[7], d.rows);
+        add(l, OTPU_SP_TMEM, 1, o->out, d.rows);
 }
 
-static void vop(list *l, const otpu_instr *in, const uint32_t *R)
+static void fp_mm(const fp_args *a)
 {
-    const uint32_t *w = in->w;
-    uint64_t dst = (uint32_t)(R[in->ra] + w[1]), a = (uint32_t)(R[in->rb] + w[2]);
-    uint64_t b = (uint32_t)(R[in->rc] + w[3]);
-    uint64_t rows = w[4] & 0xFFFF, cols = w[4] >> 16, drs = w[5] & 0xFFFF, ars = w[5] >> 16;
-    uint64_t brs = w[6] & 0xFFFF, func = (w[6] >> 16) & 0xFF, bmode = (w[6] >> 24) & 3;
-    uint64_t imm = (uint32_t)(R[in->rd] + w[7]);
+    const otpu_mm_ops *o = &a->o->mm;
+    list *l = a->l;
+    uint64_t D = a->c->D, N = o->N, KB = o->KB, M = o->M, out = o->out.value;
+    uint64_t bpb = o->wf == OTPU_WF_INT8 ? D : D / 2, rows = o->pair ? 2 * M : M;
+    if (N)
+        add(l, OTPU_SP_DRAM, 0, o->sa.value, (N - 1) * o->rs + (KB * bpb + D - 1) / D * D);
+    if (o->ascale)
+        add(l, OTPU_SP_TMEM, 0, o->ssa.value, M);
+    else if (!o->unit && N && KB)
+        add(l, OTPU_SP_DRAM, 0, o->ssa.value, (N - 1) * o->srs + 4 * KB);
+    act_blocks(l, a->c, 0, rows, o->ab, KB);
+    if (o->acc || o->ascale)
+        add2d(l, OTPU_SP_TMEM, 0, out, M, o->ors, N);
+    add2d(l, OTPU_SP_TMEM, 1, out, M, o->ors, N);
+    if (o->rmax)
+        add(l, OTPU_SP_TMEM, 1, out + M * o->ors, M);
+}
+
+static void fp_qact(const fp_args *a)
+{
+    const otpu_qact_ops *o = &a->o->qact;
+    uint64_t n = (uint64_t)o->KB * a->c->D;
+    add2d(a->l, OTPU_SP_TMEM, 0, o->src.value, o->rows, o->srs, n);
+    if (o->has_cscale)
+        add(a->l, OTPU_SP_TMEM, 0, o->cscale, n);
+    if (o->has_rscale)
+        add(a->l, OTPU_SP_TMEM, 0, o->rscale, o->rows);
+    act_blocks(a->l, a->c, 1, o->dup ? 2 * (uint64_t)o->rows : o->rows, o->ab, o->KB);
+}
+
+static void fp_qst(const fp_args *a)
+{
+    const otpu_qst_ops *o = &a->o->qst;
+    uint64_t rows = o->rows, KB = o->KB, n = KB * a->c->D, ne = o->half ? n / 2 : n;
+    add2d(a->l, OTPU_SP_TMEM, 0, o->src.value, rows, o->srs, n);
+    if (rows && ne)
+        add(a->l, OTPU_SP_DRAM, 1, o->dst.value, (rows - 1) * o->drs + (ne - 1) * o->es + 1);
+    add(a->l, OTPU_SP_DRAM, 1, o->sdst.value, 4 * rows * (o->row ? 1 : KB));
+}
+
+static void fp_vop(const fp_args *a)
+{
+    const otpu_vop_ops *o = &a->o->vop;
+    list *l = a->l;
+    uint64_t dst = o->dst.value, b = o->b.value, rows = o->rows, cols = o->cols;
+    unsigned func = o->func, bmode = o->bmode;
     if (func == OTPU_V_OUTER) {
-        add2d(l, OTPU_SP_TMEM, 0, dst, rows, drs, cols);
-        add2d(l, OTPU_SP_TMEM, 1, dst, rows, drs, cols);
-        add2d(l, OTPU_SP_TMEM, 0, b, rows, brs, 1);
-        add(l, OTPU_SP_TMEM, 0, imm, cols);
-        if (!(in->flags & OTPU_F_DONE))
-            add(l, OTPU_SP_TMEM, 0, a, (in->flags & OTPU_F_DSCALAR) ? 1 : cols);
+        add2d(l, OTPU_SP_TMEM, 0, dst, rows, o->drs, cols);
+        add2d(l, OTPU_SP_TMEM, 1, dst, rows, o->drs, cols);
+        add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, 1);
+        add(l, OTPU_SP_TMEM, 0, o->imm.value, cols);
+        if (!o->done)
+            add(l, OTPU_SP_TMEM, 0, o->a.value, o->dscalar ? 1 : cols);
         return;
     }
     int reduce = func >= OTPU_V_RSUM && func <= OTPU_V_ARGMAX;
     if (func != OTPU_V_FILL)
-        add2d(l, OTPU_SP_TMEM, 0, a, rows, ars, cols);
+        add2d(l, OTPU_SP_TMEM, 0, o->a.value, rows, o->ars, cols);
     int binary = func <= OTPU_V_MIN || func == OTPU_V_FILL || func == OTPU_V_EXP2SUB;
     if ((binary || func == OTPU_V_RDOT) && bmode != OTPU_B_SCALAR) {
         if (bmode == OTPU_B_FULL)
-            add2d(l, OTPU_SP_TMEM, 0, b, rows, brs, cols);
+            add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, cols);
         else if (bmode == OTPU_B_ROW)
-            add2d(l, OTPU_SP_TMEM, 0, b, rows, brs, 1);
+            add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, 1);
         else
             add(l, OTPU_SP_TMEM, 0, b, cols);
     }
-    add2d(l, OTPU_SP_TMEM, 1, dst, rows, drs, func == OTPU_V_ARGMAX ? 2 : reduce ? 1 : cols);
+    add2d(l, OTPU_SP_TMEM, 1, dst, rows, o->drs, func == OTPU_V_ARGMAX ? 2 : reduce ? 1 : cols);
 }
+
+static void fp_gather(const fp_args *a)
+{
+    const otpu_gather_ops *o = &a->o->gather;
+    uint64_t rows = o->rows, cols = o->cols;
+    add2d(a->l, OTPU_SP_TMEM, 0, o->src.value, rows, o->srs, cols);
+    if (rows && cols)
+        add(a->l, OTPU_SP_TMEM, 1, o->dst.value,
+            (a->c->S - 1) * (uint64_t)o->seg + (rows - 1) * o->drs + cols);
+}
+
+static void (*const footprint_of[256])(const fp_args *) = {
+#define X(NAME, name, code, unit, format) [code] = fp_##name,
+    OTPU_OPCODES(X)
+#undef X
+};
 
 size_t otpu_footprint(const otpu_config *c, const otpu_instr *in, const uint32_t R[16],
                       const uint32_t *tmem, otpu_range *out)
 {
     list l = {out, 0};
-    const uint32_t *w = in->w;
-    uint32_t r0[16];
-    for (int k = 0; k < 16; k++)
-        r0[k] = k ? R[k] : 0;
-    R = r0;
-    uint64_t D = c->D;
-    switch (in->op) {
-    case OTPU_OP_LI:
-        add(&l, OTPU_SP_REG, 1, in->rd, 1);
-        break;
-    case OTPU_OP_ADDI:
-        add(&l, OTPU_SP_REG, 0, in->ra, 1);
-        add(&l, OTPU_SP_REG, 1, in->rd, 1);
-        break;
-    case OTPU_OP_LOOP:
-        add(&l, OTPU_SP_REG, 0, in->ra, 1);
-        break;
-    case OTPU_OP_RLD:
-        add(&l, OTPU_SP_TMEM, 0, (uint32_t)(R[in->ra] + w[1]), 1);
-        add(&l, OTPU_SP_REG, 1, in->rd, 1);
-        break;
-    case OTPU_OP_HALT:
-        if (in->flags & OTPU_F_CHAIN)
-            add(&l, OTPU_SP_DRAM, 0, R[in->ra], 32 * (uint64_t)R[in->rb]);
-        break;
-    case OTPU_OP_WAITW:
-        add(&l, OTPU_SP_DRAM, 0, 0, c->DRAM_BYTES); /* the scoreboard: all of DRAM */
-        add(&l, OTPU_SP_TMEM, 1, (uint32_t)(R[in->rb] + w[2]), 1);
-        break;
-    case OTPU_OP_LD:
-        add(&l, OTPU_SP_DRAM, 0, (uint32_t)(R[in->ra] + w[1]), 4 * (uint64_t)w[3]);
-        add(&l, OTPU_SP_TMEM, 1, (uint32_t)(R[in->rb] + w[2]), w[3]);
-        break;
-    case OTPU_OP_ST:
-        add(&l, OTPU_SP_TMEM, 0, (uint32_t)(R[in->rb] + w[2]), w[3]);
-        add(&l, OTPU_SP_DRAM, 1, (uint32_t)(R[in->ra] + w[1]), 4 * (uint64_t)w[3]);
-        break;
-    case OTPU_OP_DSTEP: {
-        uint64_t d = (uint32_t)(R[in->ra] + w[1]), qk = (uint32_t)(R[in->rb] + w[2]);
-        uint64_t v = (uint32_t)(R[in->rc] + w[3]), rows = w[4] & 0xFFFF, cols = w[4] >> 16;
-        add(&l, OTPU_SP_TMEM, 0, qk, 2 * cols);
-        add(&l, OTPU_SP_TMEM, 0, v, rows);
-        add(&l, OTPU_SP_TMEM, 0, w[5], 1);
-        add(&l, OTPU_SP_TMEM, 0, (uint64_t)w[5] + w[7], 1);
-        if (!(in->flags & OTPU_F_DZERO))
-            add(&l, OTPU_SP_DRAM, 0, d, 4 * rows * cols);
-        add(&l, OTPU_SP_DRAM, 1, d, 4 * rows * cols);
-        add(&l, OTPU_SP_TMEM, 1, w[6], rows);
-        break;
-    }
-    case OTPU_OP_STREAM:
-        stream(&l, c, in, R, tmem);
-        break;
-    case OTPU_OP_MM: {
-        uint64_t sa = (uint32_t)(R[in->ra] + w[1]), ssa = (uint32_t)(R[in->rb] + w[2]);
-        uint64_t o = (uint32_t)(R[in->rc] + w[3]), N = w[4] & 0xFFFF, KB = w[4] >> 16;
-        uint64_t rs = w[5], ors = w[6] & 0xFFFF, M = (w[6] >> 16) & 0xFF, ab = w[6] >> 24;
-        uint64_t srs = w[7], wf = (in->flags >> OTPU_WF_SHIFT) & 3;
-        uint64_t bpb = wf == OTPU_WF_INT8 ? D : D / 2, R2 = (in->flags & OTPU_F_PAIR) ? 2 * M : M;
-        if (N)
-            add(&l, OTPU_SP_DRAM, 0, sa, (N - 1) * rs + (KB * bpb + D - 1) / D * D);
-        if (in->flags & OTPU_F_ASCALE)
-            add(&l, OTPU_SP_TMEM, 0, ssa, M);
-        else if (!(in->flags & OTPU_F_UNIT) && N && KB)
-            add(&l, OTPU_SP_DRAM, 0, ssa, (N - 1) * srs + 4 * KB);
-        act_blocks(&l, c, 0, R2, ab, KB);
-        if (in->flags & (OTPU_F_ACC | OTPU_F_ASCALE))
-            add2d(&l, OTPU_SP_TMEM, 0, o, M, ors, N);
-        add2d(&l, OTPU_SP_TMEM, 1, o, M, ors, N);
-        if (in->flags & OTPU_F_RMAX)
-            add(&l, OTPU_SP_TMEM, 1, o + M * ors, M);
-        break;
-    }
-    case OTPU_OP_QACT: {
-        uint64_t src = (uint32_t)(R[in->ra] + w[1]), rows = w[2] & 0xFF;
-        uint64_t ab = (w[2] >> 8) & 0xFF, KB = w[2] >> 16;
-        add2d(&l, OTPU_SP_TMEM, 0, src, rows, w[3], KB * D);
-        if (in->flags & OTPU_F_CSCALE)
-            add(&l, OTPU_SP_TMEM, 0, w[4], KB * D);
-        if (in->flags & OTPU_F_RSCALE)
-            add(&l, OTPU_SP_TMEM, 0, w[5], rows);
-        act_blocks(&l, c, 1, (in->flags & OTPU_F_DUP) ? 2 * rows : rows, ab, KB);
-        break;
-    }
-    case OTPU_OP_QST: {
-        uint64_t src = (uint32_t)(R[in->ra] + w[1]), dst = (uint32_t)(R[in->rb] + w[2]);
-        uint64_t sdst = (uint32_t)(R[in->rc] + w[3]), rows = w[4] & 0xFFFF, KB = w[4] >> 16;
-        uint64_t ne = (in->flags & OTPU_F_HALF) ? KB * D / 2 : KB * D;
-        add2d(&l, OTPU_SP_TMEM, 0, src, rows, w[5], KB * D);
-        if (rows && ne)
-            add(&l, OTPU_SP_DRAM, 1, dst, (rows - 1) * w[6] + (ne - 1) * w[7] + 1);
-        add(&l, OTPU_SP_DRAM, 1, sdst, 4 * rows * ((in->flags & OTPU_F_ROW) ? 1 : KB));
-        break;
-    }
-    case OTPU_OP_VOP:
-        vop(&l, in, R);
-        break;
-    case OTPU_OP_GATHER: {
-        uint64_t src = (uint32_t)(R[in->ra] + w[1]), dst = (uint32_t)(R[in->rb] + w[2]);
-        uint64_t rows = w[3] & 0xFFFF, cols = w[3] >> 16;
-        add2d(&l, OTPU_SP_TMEM, 0, src, rows, w[4], cols);
-        if (rows && cols)
-            add(&l, OTPU_SP_TMEM, 1, dst, (c->S - 1) * (uint64_t)w[6] + (rows - 1) * w[5] + cols);
-        break;
-    }
-    default:
-        break;
-    }
+    otpu_ops o = otpu_operands(in, R);
+    fp_args a = {&l, c, &o, tmem};
+    if (footprint_of[in->op])
+        footprint_of[in->op](&a);
     return l.n;
 }
 

@@ -12,6 +12,7 @@
  * does not depend on the floating-point environment at all.
  */
 #include "fp32.h"
+#include "bits.h"
 
 #include <float.h>
 #include <string.h>
@@ -21,19 +22,7 @@
 #define FRAC_MASK 0x007FFFFFu
 #define ABS_MASK 0x7FFFFFFFu
 
-static inline float as_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
-static inline uint32_t as_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
 
 /* The result side of add/sub/mul: flush a denormal, make a NaN canonical. */
 static inline uint32_t finish(uint32_t r)
@@ -54,35 +43,35 @@ uint32_t otpu_f32_ftz(uint32_t a)
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 static inline uint32_t raw_add(uint32_t a, uint32_t b)
 {
-    float r = as_float(a) + as_float(b);
-    return as_bits(r);
+    float r = otpu_float_of(a) + otpu_float_of(b);
+    return otpu_bits_of(r);
 }
 static inline uint32_t raw_sub(uint32_t a, uint32_t b)
 {
-    float r = as_float(a) - as_float(b);
-    return as_bits(r);
+    float r = otpu_float_of(a) - otpu_float_of(b);
+    return otpu_bits_of(r);
 }
 static inline uint32_t raw_mul(uint32_t a, uint32_t b)
 {
-    float r = as_float(a) * as_float(b);
-    return as_bits(r);
+    float r = otpu_float_of(a) * otpu_float_of(b);
+    return otpu_bits_of(r);
 }
 #else
 /* Wider evaluation: one operation in double (or wider), one rounding to float by the cast. */
 static inline uint32_t raw_add(uint32_t a, uint32_t b)
 {
-    volatile float r = (float)((double)as_float(a) + (double)as_float(b));
-    return as_bits(r);
+    volatile float r = (float)((double)otpu_float_of(a) + (double)otpu_float_of(b));
+    return otpu_bits_of(r);
 }
 static inline uint32_t raw_sub(uint32_t a, uint32_t b)
 {
-    volatile float r = (float)((double)as_float(a) - (double)as_float(b));
-    return as_bits(r);
+    volatile float r = (float)((double)otpu_float_of(a) - (double)otpu_float_of(b));
+    return otpu_bits_of(r);
 }
 static inline uint32_t raw_mul(uint32_t a, uint32_t b)
 {
-    volatile float r = (float)((double)as_float(a) * (double)as_float(b));
-    return as_bits(r);
+    volatile float r = (float)((double)otpu_float_of(a) * (double)otpu_float_of(b));
+    return otpu_bits_of(r);
 }
 #endif
 

@@ -1,4 +1,4 @@
-/* fp32.h - openTPU's fp32 arithmetic, bit for bit (docs/isa.md "Arithmetic").
+/* fp32.h - openTPU's fp32 arithmetic, bit for bit (openTPU docs/isa.md "Arithmetic").
  *
  * Every value is raw IEEE-754 binary32 bits in a uint32_t. Semantics: round to nearest even,
  * flush to zero on inputs and outputs (a denormal becomes a zero of its sign), canonical NaN
@@ -34,13 +34,13 @@ uint32_t otpu_f32_max(uint32_t a, uint32_t b);     /* gt(a,b) ? ftz(a) : ftz(b) 
 uint32_t otpu_f32_min(uint32_t a, uint32_t b);     /* gt(b,a) ? ftz(a) : ftz(b) */
 uint32_t otpu_f32_abs(uint32_t a);                 /* ftz(a) with the sign cleared */
 uint32_t otpu_f32_i2f(int64_t i);                  /* integer -> fp32, RNE */
-int8_t   otpu_f32_q8(uint32_t a);                  /* RNE to integer, saturate [-127,127]; NaN -> 0 */
+int8_t otpu_f32_q8(uint32_t a); /* RNE to integer, saturate [-127,127]; NaN -> 0 */
 uint32_t otpu_f32_exp2(uint32_t a);
 uint32_t otpu_f32_log2(uint32_t a);
 uint32_t otpu_f32_recip(uint32_t a);
 uint32_t otpu_f32_rsqrt(uint32_t a);
 
-/* isum_P (docs/isa.md "Sums") of x[0], x[stride], ..., x[(n-1)*stride]: P partials
+/* isum_P (openTPU docs/isa.md "Sums") of x[0], x[stride], ..., x[(n-1)*stride]: P partials
  * p[q] = +0 + x[q] + x[q+P] + ... (left to right), then the folding tree
  * p[i] = p[i] + p[i+h] for h = P/2 .. 1. P is a power of two, at most 64.
  * pad != 0 (the VOP sums): the row is padded with +0 terms to a multiple of P and every pad

@@ -30,9 +30,9 @@ void otpu_encode(const otpu_instr *ins, uint32_t words[8])
 const char *otpu_op_name(unsigned op)
 {
     switch (op) {
-#define X(name, code, unit) \
-    case code:              \
-        return #name;
+#define X(NAME, name, code, unit, format) \
+    case code:                            \
+        return #NAME;
         OTPU_OPCODES(X)
 #undef X
     }
@@ -42,8 +42,8 @@ const char *otpu_op_name(unsigned op)
 otpu_unit otpu_op_unit(unsigned op)
 {
     switch (op) {
-#define X(name, code, unit) \
-    case code:              \
+#define X(NAME, name, code, unit, format) \
+    case code:                            \
         return unit;
         OTPU_OPCODES(X)
 #undef X
@@ -51,10 +51,180 @@ otpu_unit otpu_op_unit(unsigned op)
     return OTPU_UNIT_COUNT;
 }
 
+otpu_format otpu_op_format(unsigned op)
+{
+    static const uint8_t format[256] = {
+#define X(NAME, name, code, unit, format) [code] = format,
+        OTPU_OPCODES(X)
+#undef X
+    };
+    return op < 256 ? (otpu_format)format[op] : OTPU_FMT_NONE;
+}
+
+/* ------------------------------------------------------------------ operands */
+
+/* Sets the operand field at x to R[reg] + imm and notes it among o's register operands. */
+static void ri(otpu_ops *o, otpu_ri *x, const uint32_t *R, unsigned reg, uint32_t imm)
+{
+    *x = (otpu_ri){.value = (R && reg ? R[reg] : 0) + imm, .imm = imm, .reg = (uint8_t)reg};
+    o->ri_at[o->nri++] = (uint8_t)((char *)x - (char *)o);
+}
+
+void otpu_ops_resolve(otpu_ops *o, const uint32_t R[16])
+{
+    for (unsigned k = 0; k < o->nri; k++) {
+        otpu_ri *x = (otpu_ri *)((char *)o + o->ri_at[k]);
+        x->value = (x->reg ? R[x->reg] : 0) + x->imm;
+    }
+}
+
+otpu_ops otpu_operands(const otpu_instr *in, const uint32_t R[16])
+{
+    const uint32_t *w = in->w;
+    unsigned f = in->flags;
+    otpu_ops o;
+    o.format = otpu_op_format(in->op);
+    o.nri = 0;
+    switch (o.format) {
+    case OTPU_FMT_NONE:
+        break;
+    case OTPU_FMT_HALT:
+        o.halt.chain = f & OTPU_F_CHAIN;
+        ri(&o, &o.halt.addr, R, in->ra, 0);
+        ri(&o, &o.halt.count, R, in->rb, 0);
+        break;
+    case OTPU_FMT_LI:
+        o.li.rd = in->rd;
+        o.li.imm = w[1];
+        break;
+    case OTPU_FMT_ADDI:
+        o.addi.rd = in->rd;
+        ri(&o, &o.addi.sum, R, in->ra, w[1]);
+        break;
+    case OTPU_FMT_LOOP:
+        o.loop.body = w[1];
+        ri(&o, &o.loop.count, R, in->ra, w[2]);
+        break;
+    case OTPU_FMT_RLD:
+        o.rld.rd = in->rd;
+        ri(&o, &o.rld.tmem, R, in->ra, w[1]);
+        ri(&o, &o.rld.mul, R, in->rb, w[2]);
+        o.rld.raw = f & OTPU_F_RAW;
+        o.rld.has_mul = f & OTPU_F_MUL;
+        break;
+    case OTPU_FMT_WAITW:
+        ri(&o, &o.waitw.dram, R, in->ra, w[1]);
+        ri(&o, &o.waitw.tmem, R, in->rb, w[2]);
+        ri(&o, &o.waitw.ref, R, in->rc, w[3]);
+        o.waitw.mask = w[4];
+        o.waitw.interval = w[5];
+        o.waitw.timeout = w[6];
+        o.waitw.cmp = f & 3;
+        break;
+    case OTPU_FMT_DMA:
+        ri(&o, &o.dma.dram, R, in->ra, w[1]);
+        ri(&o, &o.dma.tmem, R, in->rb, w[2]);
+        o.dma.n = w[3];
+        break;
+    case OTPU_FMT_DSTEP:
+        ri(&o, &o.dstep.dram, R, in->ra, w[1]);
+        ri(&o, &o.dstep.qk, R, in->rb, w[2]);
+        ri(&o, &o.dstep.v, R, in->rc, w[3]);
+        o.dstep.rows = w[4] & 0xFFFF;
+        o.dstep.cols = w[4] >> 16;
+        o.dstep.g = w[5];
+        o.dstep.o = w[6];
+        o.dstep.gs = w[7];
+        o.dstep.zero = f & OTPU_F_DZERO;
+        break;
+    case OTPU_FMT_STREAM:
+        o.stream.desc = w[1] & 0xFFFF;
+        o.stream.ks = w[1] >> 16;
+        ri(&o, &o.stream.src, R, in->ra, w[2]);
+        ri(&o, &o.stream.dst, R, in->ra, w[3]);
+        ri(&o, &o.stream.vec, R, in->rb, w[4]);
+        ri(&o, &o.stream.x, R, in->rc, w[5]);
+        ri(&o, &o.stream.k, R, in->rd, w[6]);
+        o.stream.out = w[7];
+        o.stream.zero = f & OTPU_F_SZERO;
+        o.stream.src_t = f & OTPU_F_SRC_T;
+        o.stream.dst_t = f & OTPU_F_DST_T;
+        o.stream.nodst = f & OTPU_F_NODST;
+        break;
+    case OTPU_FMT_MM:
+        ri(&o, &o.mm.sa, R, in->ra, w[1]);
+        ri(&o, &o.mm.ssa, R, in->rb, w[2]);
+        ri(&o, &o.mm.out, R, in->rc, w[3]);
+        o.mm.N = w[4] & 0xFFFF;
+        o.mm.KB = w[4] >> 16;
+        o.mm.rs = w[5];
+        o.mm.ors = w[6] & 0xFFFF;
+        o.mm.M = (w[6] >> 16) & 0xFF;
+        o.mm.ab = w[6] >> 24;
+        o.mm.srs = w[7];
+        o.mm.wf = (f >> OTPU_WF_SHIFT) & 3;
+        o.mm.unit = f & OTPU_F_UNIT;
+        o.mm.acc = f & OTPU_F_ACC;
+        o.mm.rmax = f & OTPU_F_RMAX;
+        o.mm.ascale = f & OTPU_F_ASCALE;
+        o.mm.pair = f & OTPU_F_PAIR;
+        break;
+    case OTPU_FMT_QACT:
+        ri(&o, &o.qact.src, R, in->ra, w[1]);
+        o.qact.rows = w[2] & 0xFF;
+        o.qact.ab = (w[2] >> 8) & 0xFF;
+        o.qact.KB = w[2] >> 16;
+        o.qact.srs = w[3];
+        o.qact.cscale = w[4];
+        o.qact.rscale = w[5];
+        o.qact.row = f & OTPU_F_ROW;
+        o.qact.has_cscale = f & OTPU_F_CSCALE;
+        o.qact.has_rscale = f & OTPU_F_RSCALE;
+        o.qact.dup = f & OTPU_F_DUP;
+        break;
+    case OTPU_FMT_QST:
+        ri(&o, &o.qst.src, R, in->ra, w[1]);
+        ri(&o, &o.qst.dst, R, in->rb, w[2]);
+        ri(&o, &o.qst.sdst, R, in->rc, w[3]);
+        o.qst.rows = w[4] & 0xFFFF;
+        o.qst.KB = w[4] >> 16;
+        o.qst.srs = w[5];
+        o.qst.drs = w[6];
+        o.qst.es = w[7];
+        o.qst.row = f & OTPU_F_ROW;
+        o.qst.half = f & OTPU_F_HALF;
+        break;
+    case OTPU_FMT_VOP:
+        ri(&o, &o.vop.dst, R, in->ra, w[1]);
+        ri(&o, &o.vop.a, R, in->rb, w[2]);
+        ri(&o, &o.vop.b, R, in->rc, w[3]);
+        o.vop.rows = w[4] & 0xFFFF;
+        o.vop.cols = w[4] >> 16;
+        o.vop.drs = w[5] & 0xFFFF;
+        o.vop.ars = w[5] >> 16;
+        o.vop.brs = w[6] & 0xFFFF;
+        o.vop.func = (w[6] >> 16) & 0xFF;
+        o.vop.bmode = (w[6] >> 24) & 3;
+        ri(&o, &o.vop.imm, R, in->rd, w[7]);
+        o.vop.dscalar = f & OTPU_F_DSCALAR;
+        o.vop.done = f & OTPU_F_DONE;
+        break;
+    case OTPU_FMT_GATHER:
+        ri(&o, &o.gather.src, R, in->ra, w[1]);
+        ri(&o, &o.gather.dst, R, in->rb, w[2]);
+        o.gather.rows = w[3] & 0xFFFF;
+        o.gather.cols = w[3] >> 16;
+        o.gather.srs = w[4];
+        o.gather.drs = w[5];
+        o.gather.seg = w[6];
+        break;
+    }
+    return o;
+}
+
 const char *otpu_unit_name(otpu_unit u)
 {
-    static const char *const names[] = {"SEQ", "DMA", "MXU", "QUANT", "VPU", "COLL"};
-    return (unsigned)u < OTPU_UNIT_COUNT ? names[u] : "?";
+    return (unsigned)u < OTPU_UNIT_COUNT ? otpu_unit_names[u] : "?";
 }
 
 const char *otpu_vfunc_name(unsigned func)
@@ -210,17 +380,17 @@ static void put(sbuf *s, const char *fmt, ...)
 }
 
 /* "R3+0x10", or "0x10" when the register is R0 */
-static void addr(sbuf *s, const char *name, unsigned reg, uint32_t imm)
+static void addr(sbuf *s, const char *name, otpu_ri x)
 {
-    if (reg)
-        put(s, " %s=R%u+%#x", name, reg, imm);
+    if (x.reg)
+        put(s, " %s=R%u+%#x", name, x.reg, x.imm);
     else
-        put(s, " %s=%#x", name, imm);
+        put(s, " %s=%#x", name, x.imm);
 }
 
-static void flag(sbuf *s, unsigned flags, unsigned bit, const char *name)
+static void flag(sbuf *s, int on, const char *name)
 {
-    if (flags & bit)
+    if (on)
         put(s, " %s", name);
 }
 
@@ -240,121 +410,121 @@ int otpu_disasm(const otpu_instr *in, char *buf, size_t n)
     static const char *const cmps[] = {"EQ", "NE", "GE", "cmp3?"};
     static const char *const bmodes[] = {"full", "row", "col", "scalar"};
     static const char *const wfs[] = {"int8", "int4", "fp4", "wf3?"};
-    switch (in->op) {
-    case OTPU_OP_HALT:
-        if (in->flags & OTPU_F_CHAIN)
-            put(&s, " CHAIN addr=R%u count=R%u", in->ra, in->rb);
+    otpu_ops o = otpu_operands(in, NULL);
+    switch (o.format) {
+    case OTPU_FMT_NONE:
         break;
-    case OTPU_OP_LI:
-        put(&s, " R%u, %#x", in->rd, w[1]);
+    case OTPU_FMT_HALT:
+        if (o.halt.chain)
+            put(&s, " CHAIN addr=R%u count=R%u", o.halt.addr.reg, o.halt.count.reg);
         break;
-    case OTPU_OP_ADDI:
-        put(&s, " R%u, R%u, %#x", in->rd, in->ra, w[1]);
+    case OTPU_FMT_LI:
+        put(&s, " R%u, %#x", o.li.rd, o.li.imm);
         break;
-    case OTPU_OP_LOOP:
-        put(&s, " body=%u", w[1]);
-        addr(&s, "count", in->ra, w[2]);
+    case OTPU_FMT_ADDI:
+        put(&s, " R%u, R%u, %#x", o.addi.rd, o.addi.sum.reg, o.addi.sum.imm);
         break;
-    case OTPU_OP_RLD:
-        put(&s, " R%u,", in->rd);
-        addr(&s, "tmem", in->ra, w[1]);
-        flag(&s, in->flags, OTPU_F_RAW, "RAW");
-        if (in->flags & OTPU_F_MUL)
-            addr(&s, "MUL", in->rb, w[2]);
+    case OTPU_FMT_LOOP:
+        put(&s, " body=%u", o.loop.body);
+        addr(&s, "count", o.loop.count);
         break;
-    case OTPU_OP_WAITW:
-        addr(&s, "dram", in->ra, w[1]);
-        addr(&s, "tmem", in->rb, w[2]);
-        put(&s, " %s", cmps[in->flags & 3]);
-        addr(&s, "ref", in->rc, w[3]);
-        put(&s, " mask=%#x interval=%u timeout=%u", w[4], w[5], w[6]);
+    case OTPU_FMT_RLD:
+        put(&s, " R%u,", o.rld.rd);
+        addr(&s, "tmem", o.rld.tmem);
+        flag(&s, o.rld.raw, "RAW");
+        if (o.rld.has_mul)
+            addr(&s, "MUL", o.rld.mul);
         break;
-    case OTPU_OP_LD:
-    case OTPU_OP_ST:
-        addr(&s, "dram", in->ra, w[1]);
-        addr(&s, "tmem", in->rb, w[2]);
-        put(&s, " n=%u", w[3]);
+    case OTPU_FMT_WAITW:
+        addr(&s, "dram", o.waitw.dram);
+        addr(&s, "tmem", o.waitw.tmem);
+        put(&s, " %s", cmps[o.waitw.cmp]);
+        addr(&s, "ref", o.waitw.ref);
+        put(&s, " mask=%#x interval=%u timeout=%u", o.waitw.mask, o.waitw.interval,
+            o.waitw.timeout);
         break;
-    case OTPU_OP_DSTEP:
-        addr(&s, "dram", in->ra, w[1]);
-        addr(&s, "qk", in->rb, w[2]);
-        addr(&s, "v", in->rc, w[3]);
-        put(&s, " rows=%u cols=%u g=%#x o=%#x gs=%u", w[4] & 0xFFFF, w[4] >> 16, w[5], w[6],
-            w[7]);
-        flag(&s, in->flags, OTPU_F_DZERO, "ZERO");
+    case OTPU_FMT_DMA:
+        addr(&s, "dram", o.dma.dram);
+        addr(&s, "tmem", o.dma.tmem);
+        put(&s, " n=%u", o.dma.n);
         break;
-    case OTPU_OP_STREAM:
-        put(&s, " desc=%#x ks=%u", w[1] & 0xFFFF, w[1] >> 16);
-        addr(&s, "src", in->ra, w[2]);
-        addr(&s, "dst", in->ra, w[3]);
-        addr(&s, "vec", in->rb, w[4]);
-        addr(&s, "x", in->rc, w[5]);
-        addr(&s, "k", in->rd, w[6]);
-        put(&s, " o=%#x", w[7]);
-        flag(&s, in->flags, OTPU_F_SZERO, "ZERO");
-        flag(&s, in->flags, OTPU_F_SRC_T, "SRC_T");
-        flag(&s, in->flags, OTPU_F_DST_T, "DST_T");
-        flag(&s, in->flags, OTPU_F_NODST, "NODST");
+    case OTPU_FMT_DSTEP:
+        addr(&s, "dram", o.dstep.dram);
+        addr(&s, "qk", o.dstep.qk);
+        addr(&s, "v", o.dstep.v);
+        put(&s, " rows=%u cols=%u g=%#x o=%#x gs=%u", o.dstep.rows, o.dstep.cols, o.dstep.g,
+            o.dstep.o, o.dstep.gs);
+        flag(&s, o.dstep.zero, "ZERO");
         break;
-    case OTPU_OP_MM:
-        addr(&s, "sa", in->ra, w[1]);
-        addr(&s, (in->flags & OTPU_F_ASCALE) ? "alpha" : "ssa", in->rb, w[2]);
-        addr(&s, "out", in->rc, w[3]);
-        put(&s, " N=%u KB=%u rs=%u ors=%u M=%u ab=%u srs=%u wf=%s", w[4] & 0xFFFF, w[4] >> 16,
-            w[5], w[6] & 0xFFFF, (w[6] >> 16) & 0xFF, w[6] >> 24, w[7],
-            wfs[(in->flags >> OTPU_WF_SHIFT) & 3]);
-        flag(&s, in->flags, OTPU_F_UNIT, "UNIT");
-        flag(&s, in->flags, OTPU_F_ACC, "ACC");
-        flag(&s, in->flags, OTPU_F_RMAX, "RMAX");
-        flag(&s, in->flags, OTPU_F_ASCALE, "ASCALE");
-        flag(&s, in->flags, OTPU_F_PAIR, "PAIR");
+    case OTPU_FMT_STREAM:
+        put(&s, " desc=%#x ks=%u", o.stream.desc, o.stream.ks);
+        addr(&s, "src", o.stream.src);
+        addr(&s, "dst", o.stream.dst);
+        addr(&s, "vec", o.stream.vec);
+        addr(&s, "x", o.stream.x);
+        addr(&s, "k", o.stream.k);
+        put(&s, " o=%#x", o.stream.out);
+        flag(&s, o.stream.zero, "ZERO");
+        flag(&s, o.stream.src_t, "SRC_T");
+        flag(&s, o.stream.dst_t, "DST_T");
+        flag(&s, o.stream.nodst, "NODST");
         break;
-    case OTPU_OP_QACT:
-        addr(&s, "src", in->ra, w[1]);
-        put(&s, " rows=%u ab=%u KB=%u srs=%u", w[2] & 0xFF, (w[2] >> 8) & 0xFF, w[2] >> 16, w[3]);
-        flag(&s, in->flags, OTPU_F_ROW, "ROW");
-        if (in->flags & OTPU_F_CSCALE)
-            put(&s, " CSCALE=%#x", w[4]);
-        if (in->flags & OTPU_F_RSCALE)
-            put(&s, " RSCALE=%#x", w[5]);
-        flag(&s, in->flags, OTPU_F_DUP, "DUP");
+    case OTPU_FMT_MM:
+        addr(&s, "sa", o.mm.sa);
+        addr(&s, o.mm.ascale ? "alpha" : "ssa", o.mm.ssa);
+        addr(&s, "out", o.mm.out);
+        put(&s, " N=%u KB=%u rs=%u ors=%u M=%u ab=%u srs=%u wf=%s", o.mm.N, o.mm.KB, o.mm.rs,
+            o.mm.ors, o.mm.M, o.mm.ab, o.mm.srs, wfs[o.mm.wf]);
+        flag(&s, o.mm.unit, "UNIT");
+        flag(&s, o.mm.acc, "ACC");
+        flag(&s, o.mm.rmax, "RMAX");
+        flag(&s, o.mm.ascale, "ASCALE");
+        flag(&s, o.mm.pair, "PAIR");
         break;
-    case OTPU_OP_QST:
-        addr(&s, "src", in->ra, w[1]);
-        addr(&s, "dst", in->rb, w[2]);
-        addr(&s, "sdst", in->rc, w[3]);
-        put(&s, " rows=%u KB=%u srs=%u drs=%u es=%u", w[4] & 0xFFFF, w[4] >> 16, w[5], w[6],
-            w[7]);
-        flag(&s, in->flags, OTPU_F_ROW, "ROW");
-        flag(&s, in->flags, OTPU_F_HALF, "HALF");
+    case OTPU_FMT_QACT:
+        addr(&s, "src", o.qact.src);
+        put(&s, " rows=%u ab=%u KB=%u srs=%u", o.qact.rows, o.qact.ab, o.qact.KB, o.qact.srs);
+        flag(&s, o.qact.row, "ROW");
+        if (o.qact.has_cscale)
+            put(&s, " CSCALE=%#x", o.qact.cscale);
+        if (o.qact.has_rscale)
+            put(&s, " RSCALE=%#x", o.qact.rscale);
+        flag(&s, o.qact.dup, "DUP");
         break;
-    case OTPU_OP_VOP: {
-        unsigned func = (w[6] >> 16) & 0xFF;
+    case OTPU_FMT_QST:
+        addr(&s, "src", o.qst.src);
+        addr(&s, "dst", o.qst.dst);
+        addr(&s, "sdst", o.qst.sdst);
+        put(&s, " rows=%u KB=%u srs=%u drs=%u es=%u", o.qst.rows, o.qst.KB, o.qst.srs,
+            o.qst.drs, o.qst.es);
+        flag(&s, o.qst.row, "ROW");
+        flag(&s, o.qst.half, "HALF");
+        break;
+    case OTPU_FMT_VOP: {
+        unsigned func = o.vop.func;
         const char *fn = otpu_vfunc_name(func);
         if (fn)
             put(&s, " %s", fn);
         else
             put(&s, " func%u?", func);
-        addr(&s, "dst", in->ra, w[1]);
-        addr(&s, func == OTPU_V_OUTER ? "decay" : "a", in->rb, w[2]);
-        addr(&s, "b", in->rc, w[3]);
-        put(&s, " rows=%u cols=%u drs=%u ars=%u brs=%u bmode=%s", w[4] & 0xFFFF, w[4] >> 16,
-            w[5] & 0xFFFF, w[5] >> 16, w[6] & 0xFFFF, bmodes[(w[6] >> 24) & 3]);
-        addr(&s, func == OTPU_V_OUTER ? "cv" : func == OTPU_V_ARGMAX ? "base" : "imm", in->rd,
-             w[7]);
+        addr(&s, "dst", o.vop.dst);
+        addr(&s, func == OTPU_V_OUTER ? "decay" : "a", o.vop.a);
+        addr(&s, "b", o.vop.b);
+        put(&s, " rows=%u cols=%u drs=%u ars=%u brs=%u bmode=%s", o.vop.rows, o.vop.cols,
+            o.vop.drs, o.vop.ars, o.vop.brs, bmodes[o.vop.bmode]);
+        addr(&s, func == OTPU_V_OUTER ? "cv" : func == OTPU_V_ARGMAX ? "base" : "imm",
+             o.vop.imm);
         if (func == OTPU_V_OUTER) {
-            flag(&s, in->flags, OTPU_F_DSCALAR, "DSCALAR");
-            flag(&s, in->flags, OTPU_F_DONE, "DONE");
+            flag(&s, o.vop.dscalar, "DSCALAR");
+            flag(&s, o.vop.done, "DONE");
         }
         break;
     }
-    case OTPU_OP_GATHER:
-        addr(&s, "src", in->ra, w[1]);
-        addr(&s, "dst", in->rb, w[2]);
-        put(&s, " rows=%u cols=%u srs=%u drs=%u seg=%u", w[3] & 0xFFFF, w[3] >> 16, w[4], w[5],
-            w[6]);
-        break;
-    default:
+    case OTPU_FMT_GATHER:
+        addr(&s, "src", o.gather.src);
+        addr(&s, "dst", o.gather.dst);
+        put(&s, " rows=%u cols=%u srs=%u drs=%u seg=%u", o.gather.rows, o.gather.cols,
+            o.gather.srs, o.gather.drs, o.gather.seg);
         break;
     }
     return (int)s.len;

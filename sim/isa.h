@@ -1,7 +1,18 @@
-/* isa.h - openTPU ISA v1 at the bit level (docs/isa.md "Encoding").
+/* isa.h - openTPU ISA v1 at the bit level (openTPU docs/isa.md "Encoding"): the one description of
+ * the instruction set.
  *
- * One list, OTPU_OPCODES, drives the opcode enum, the names, the units, decode validation and
- * the disassembler, so a new instruction is one line here plus its body.
+ * OTPU_OPCODES has one row per instruction: its name, opcode, unit and operand format. It
+ * drives the opcode enum, the names, the units, the operand decoder and the disassembler
+ * (isa.c), the execution dispatch (slice.c: otpu_exec_<name>) and the footprints
+ * (footprint.c: one function per name); a missing function is a compile error. The operand
+ * fields are decoded once, by format, into otpu_ops (otpu_operands); everything that needs a
+ * field (execution, footprints, disassembly, the checker, the tools) reads it there.
+ *
+ * Adding an instruction touches: its row here (and, for a new format, its struct in otpu_ops,
+ * its case in otpu_operands and in the disassembler, isa.c); its execute function
+ * otpu_exec_<name> (an exec_*.c of its unit, declared in slice.h); its footprint function
+ * (footprint.c); its tests. The reference RTL (rtl/) has its own decoder: it is the second
+ * implementation, written independently.
  */
 #ifndef OTPU_ISA_H
 #define OTPU_ISA_H
@@ -9,42 +20,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "protocol.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Operand formats: how w0..w7 hold an instruction's operands (otpu_ops below). */
 typedef enum {
-    OTPU_UNIT_SEQ,   /* executed in the sequencer: NOP HALT LI ADDI LOOP RLD */
-    OTPU_UNIT_DMA,   /* LD ST WAITW DSTEP STREAM */
-    OTPU_UNIT_MXU,   /* MM */
-    OTPU_UNIT_QUANT, /* QACT QST */
-    OTPU_UNIT_VPU,   /* VOP */
-    OTPU_UNIT_COLL,  /* BAR GATHER */
-    OTPU_UNIT_COUNT
-} otpu_unit;
+    OTPU_FMT_NONE, OTPU_FMT_HALT, OTPU_FMT_LI, OTPU_FMT_ADDI, OTPU_FMT_LOOP, OTPU_FMT_RLD,
+    OTPU_FMT_WAITW, OTPU_FMT_DMA, OTPU_FMT_DSTEP, OTPU_FMT_STREAM, OTPU_FMT_MM, OTPU_FMT_QACT,
+    OTPU_FMT_QST, OTPU_FMT_VOP, OTPU_FMT_GATHER
+} otpu_format;
 
-/*  X(name, opcode, unit) */
-#define OTPU_OPCODES(X)                 \
-    X(NOP, 0x00, OTPU_UNIT_SEQ)         \
-    X(HALT, 0x01, OTPU_UNIT_SEQ)        \
-    X(LI, 0x02, OTPU_UNIT_SEQ)          \
-    X(ADDI, 0x03, OTPU_UNIT_SEQ)        \
-    X(LOOP, 0x04, OTPU_UNIT_SEQ)        \
-    X(BAR, 0x05, OTPU_UNIT_COLL)        \
-    X(RLD, 0x06, OTPU_UNIT_SEQ)         \
-    X(WAITW, 0x07, OTPU_UNIT_DMA)       \
-    X(LD, 0x10, OTPU_UNIT_DMA)          \
-    X(ST, 0x11, OTPU_UNIT_DMA)          \
-    X(DSTEP, 0x12, OTPU_UNIT_DMA)       \
-    X(STREAM, 0x13, OTPU_UNIT_DMA)      \
-    X(MM, 0x20, OTPU_UNIT_MXU)          \
-    X(QACT, 0x21, OTPU_UNIT_QUANT)      \
-    X(QST, 0x22, OTPU_UNIT_QUANT)       \
-    X(VOP, 0x30, OTPU_UNIT_VPU)         \
-    X(GATHER, 0x40, OTPU_UNIT_COLL)
+/*  X(NAME, name, opcode, unit, format): name is NAME in lower case, for otpu_exec_<name> */
+#define OTPU_OPCODES(X)                                           \
+    X(NOP, nop, 0x00, OTPU_UNIT_SEQ, OTPU_FMT_NONE)           \
+    X(HALT, halt, 0x01, OTPU_UNIT_SEQ, OTPU_FMT_HALT)         \
+    X(LI, li, 0x02, OTPU_UNIT_SEQ, OTPU_FMT_LI)               \
+    X(ADDI, addi, 0x03, OTPU_UNIT_SEQ, OTPU_FMT_ADDI)         \
+    X(LOOP, loop, 0x04, OTPU_UNIT_SEQ, OTPU_FMT_LOOP)         \
+    X(BAR, bar, 0x05, OTPU_UNIT_COLL, OTPU_FMT_NONE)          \
+    X(RLD, rld, 0x06, OTPU_UNIT_SEQ, OTPU_FMT_RLD)            \
+    X(WAITW, waitw, 0x07, OTPU_UNIT_DMA, OTPU_FMT_WAITW)      \
+    X(LD, ld, 0x10, OTPU_UNIT_DMA, OTPU_FMT_DMA)              \
+    X(ST, st, 0x11, OTPU_UNIT_DMA, OTPU_FMT_DMA)              \
+    X(DSTEP, dstep, 0x12, OTPU_UNIT_DMA, OTPU_FMT_DSTEP)      \
+    X(STREAM, stream, 0x13, OTPU_UNIT_DMA, OTPU_FMT_STREAM)   \
+    X(MM, mm, 0x20, OTPU_UNIT_MXU, OTPU_FMT_MM)               \
+    X(QACT, qact, 0x21, OTPU_UNIT_QUANT, OTPU_FMT_QACT)       \
+    X(QST, qst, 0x22, OTPU_UNIT_QUANT, OTPU_FMT_QST)          \
+    X(VOP, vop, 0x30, OTPU_UNIT_VPU, OTPU_FMT_VOP)            \
+    X(GATHER, gather, 0x40, OTPU_UNIT_COLL, OTPU_FMT_GATHER)
 
 enum {
-#define X(name, code, unit) OTPU_OP_##name = code,
+#define X(NAME, name, code, unit, format) OTPU_OP_##NAME = code,
     OTPU_OPCODES(X)
 #undef X
 };
@@ -86,7 +96,8 @@ enum {
 enum { OTPU_B_FULL = 0, OTPU_B_ROW = 1, OTPU_B_COL = 2, OTPU_B_SCALAR = 3 };
 enum { OTPU_OUTER_MAX_COLS = 256, OTPU_DSTEP_MAX_ROWS = 256 };
 
-/* One instruction: w[0] is the raw w0, w[1..7] the immediates, as docs/isa.md numbers them. */
+/* One instruction: w[0] is the raw w0, w[1..7] the immediates, as openTPU docs/isa.md numbers them.
+ */
 typedef struct {
     uint32_t w[8];
     uint8_t op, ra, rb, rc, rd, flags;
@@ -96,9 +107,87 @@ otpu_instr otpu_decode(const uint32_t words[8]);
 void otpu_encode(const otpu_instr *ins, uint32_t words[8]); /* w0 rebuilt from the fields */
 
 const char *otpu_op_name(unsigned op);  /* NULL for an unknown opcode */
-otpu_unit otpu_op_unit(unsigned op);    /* OTPU_UNIT_COUNT for an unknown opcode */
+otpu_unit otpu_op_unit(unsigned op);    /* OTPU_UNIT_COUNT for an unknown opcode; units and
+                                         * their numbers: protocol.h */
+otpu_format otpu_op_format(unsigned op); /* OTPU_FMT_NONE for an unknown opcode */
 const char *otpu_unit_name(otpu_unit u);
 const char *otpu_vfunc_name(unsigned func); /* NULL for an unknown function */
+
+/* An operand the ISA forms as R[reg] + imm, wrapping at 32 bits: value is that sum with the
+ * registers the instruction was decoded with (imm alone when decoded without registers). */
+typedef struct {
+    uint32_t value, imm;
+    uint8_t reg;
+} otpu_ri;
+
+/* The operands of each format (openTPU docs/isa.md, instruction by instruction). */
+typedef struct { int chain; otpu_ri addr, count; } otpu_halt_ops;     /* CHAIN: R[ra], R[rb] */
+typedef struct { uint8_t rd; uint32_t imm; } otpu_li_ops;
+typedef struct { uint8_t rd; otpu_ri sum; } otpu_addi_ops;
+typedef struct { uint32_t body; otpu_ri count; } otpu_loop_ops;
+typedef struct { uint8_t rd; otpu_ri tmem, mul; int raw, has_mul; } otpu_rld_ops;
+typedef struct { otpu_ri dram, tmem, ref; uint32_t mask, interval, timeout, cmp; } otpu_waitw_ops;
+typedef struct { otpu_ri dram, tmem; uint32_t n; } otpu_dma_ops;       /* LD, ST */
+typedef struct {
+    otpu_ri dram, qk, v;
+    uint32_t rows, cols, g, o, gs;
+    int zero;
+} otpu_dstep_ops;
+typedef struct {
+    uint32_t desc, ks, out;            /* the descriptor's TMEM address, K stride, O */
+    otpu_ri src, dst, vec, x, k;
+    int zero, src_t, dst_t, nodst;
+} otpu_stream_ops;
+typedef struct {
+    otpu_ri sa, ssa, out;              /* ssa: the alpha vector with ASCALE */
+    uint32_t N, KB, rs, ors, M, ab, srs, wf;
+    int unit, acc, rmax, ascale, pair;
+} otpu_mm_ops;
+typedef struct {
+    otpu_ri src;
+    uint32_t rows, ab, KB, srs, cscale, rscale;
+    int row, has_cscale, has_rscale, dup;
+} otpu_qact_ops;
+typedef struct {
+    otpu_ri src, dst, sdst;
+    uint32_t rows, KB, srs, drs, es;
+    int row, half;
+} otpu_qst_ops;
+typedef struct {
+    otpu_ri dst, a, b, imm;            /* OUTER: a is the decay vector, imm the cv vector */
+    uint32_t rows, cols, drs, ars, brs, func, bmode;
+    int dscalar, done;                 /* OUTER's flags */
+} otpu_vop_ops;
+typedef struct { otpu_ri src, dst; uint32_t rows, cols, srs, drs, seg; } otpu_gather_ops;
+
+/* The operands of one instruction: the member of its format. */
+typedef struct {
+    otpu_format format;
+    uint8_t nri, ri_at[6];             /* where its R[reg] + imm operands are (resolve) */
+    union {
+        otpu_halt_ops halt;
+        otpu_li_ops li;
+        otpu_addi_ops addi;
+        otpu_loop_ops loop;
+        otpu_rld_ops rld;
+        otpu_waitw_ops waitw;
+        otpu_dma_ops dma;
+        otpu_dstep_ops dstep;
+        otpu_stream_ops stream;
+        otpu_mm_ops mm;
+        otpu_qact_ops qact;
+        otpu_qst_ops qst;
+        otpu_vop_ops vop;
+        otpu_gather_ops gather;
+    };
+} otpu_ops;
+
+/* Decode an instruction's operands by its format, with the registers R (NULL: none, every
+ * value is its immediate). */
+otpu_ops otpu_operands(const otpu_instr *ins, const uint32_t R[16]);
+/* Recompute the R[reg] + imm operands of decoded operands with other registers (a decoded
+ * program is resolved before each instruction runs, not decoded again). */
+void otpu_ops_resolve(otpu_ops *o, const uint32_t R[16]);
 
 /* One line of assembly-like text (no newline). Returns the length snprintf would write. */
 int otpu_disasm(const otpu_instr *ins, char *buf, size_t n);
@@ -110,11 +199,11 @@ uint32_t otpu_f2i(uint32_t bits);
 /* WAITW's compare of (v & mask) against ref; cmp 3 is invalid (returns 0). */
 int otpu_waitw_holds(uint32_t v, uint32_t ref, unsigned cmp, uint32_t mask);
 
-/* 4-bit weight decode: the integer the MXU multiplies for a nibble (docs/isa.md). */
+/* 4-bit weight decode: the integer the MXU multiplies for a nibble (openTPU docs/isa.md). */
 extern const int8_t otpu_dec_int4[16];
 extern const int8_t otpu_dec_fp4[16];
 
-/* ---- STREAM descriptor (docs/stream.md; opentpu/isa.py StreamDesc) */
+/* ---- STREAM descriptor (openTPU docs/stream.md; opentpu/isa.py StreamDesc) */
 enum { OTPU_STREAM_SLOTS = 4, OTPU_STREAM_MAX_OPS = 15, OTPU_STREAM_DESC_FIXED = 5 };
 enum { OTPU_A_SLOT, OTPU_A_SELF, OTPU_A_CONST, OTPU_A_MAX };
 enum { OTPU_U_PASS, OTPU_U_FMMA, OTPU_U_MUL, OTPU_U_ADD };

@@ -1,4 +1,4 @@
-/* log.h - the model's per-instruction write log (DESIGN.md "The model's write log").
+/* log.h - the model's per-instruction write log.
  *
  * A listener attached to a machine receives, for every instruction a slice executes:
  *   on_issue   the instruction started (dynamic number n = the slice's icount before it, pc);
@@ -16,18 +16,13 @@
 #include <stdint.h>
 
 #include "isa.h"
+#include "protocol.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum {
-    OTPU_SP_REG,    /* addr: register number */
-    OTPU_SP_TMEM,   /* addr: word address */
-    OTPU_SP_DRAM,   /* addr: byte address of the aligned word; mask: the bytes written */
-    OTPU_SP_ACT,    /* addr: row * (ACT_BLOCKS * D) + column; old/val: the int8's byte */
-    OTPU_SP_ASCALE, /* addr: row * ACT_BLOCKS + block; fp32 bits */
-} otpu_space;
+/* otpu_space (the memory spaces of a write, with their addr and mask rules): protocol.h */
 
 typedef struct {
     uint64_t addr;

@@ -79,11 +79,18 @@ static int bad_input(otpu_error *err, const char *msg, uint32_t s)
     return -1;
 }
 
-static void decode_program(otpu_slice *sl, const uint32_t *words, size_t n)
+static int decode_program(otpu_slice *sl, const uint32_t *words, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
+    otpu_ops *ops = realloc(sl->ops, (n ? n : 1) * sizeof *ops);
+    if (!ops)
+        return -1;
+    sl->ops = ops;
+    for (size_t k = 0; k < n; k++) {
         sl->prog[k] = otpu_decode(words + 8 * k);
+        sl->ops[k] = otpu_operands(&sl->prog[k], NULL);
+    }
     sl->nprog = (uint32_t)n;
+    return 0;
 }
 
 int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words, size_t nwords,
@@ -103,7 +110,8 @@ int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words
         return bad_input(err, msg, s);
     }
     otpu_slice *sl = &m->sl[s];
-    decode_program(sl, words, nwords / 8);
+    if (decode_program(sl, words, nwords / 8))
+        return bad_input(err, "out of memory for the program", s);
     otpu_slice_restart(sl, m->args);
     sl->icount = 0;
     return 0;
@@ -215,7 +223,8 @@ static int chain(otpu_machine *m, otpu_slice *s)
                             (unsigned long long)(m->cfg.IMEM_WORDS / 8));
     if (otpu_check_dram_words(s, addr, 1, 0, 8 * (uint64_t)n, 4))
         return -1;
-    decode_program(s, (const uint32_t *)(s->dram + addr), n);
+    if (decode_program(s, (const uint32_t *)(s->dram + addr), n))
+        return otpu_fail(s, OTPU_ERR_NOMEM, "HALT CHAIN: out of memory for the program");
     otpu_slice_restart(s, m->args);
     m->chains++;
     return 0;
@@ -257,16 +266,18 @@ static int step(otpu_machine *m, otpu_slice *s)
 static int gather(otpu_machine *m)
 {
     uint32_t S = m->cfg.S;
-    const otpu_instr *i0 = &m->sl[0].prog[m->sl[0].pc];
-    for (uint32_t s = 1; s < S; s++) {
-        const otpu_instr *in = &m->sl[s].prog[m->sl[s].pc];
-        if (in->w[2] != i0->w[2] || in->w[3] != i0->w[3] || in->w[5] != i0->w[5] ||
-            in->w[6] != i0->w[6])
-            return otpu_fail(&m->sl[s], OTPU_ERR_COLLECTIVE,
+    otpu_gather_ops g[OTPU_MAX_SLICES];
+    for (uint32_t s = 0; s < S; s++) {
+        otpu_slice *sl = &m->sl[s];
+        g[s] = otpu_operands(&sl->prog[sl->pc], sl->R).gather;
+        /* the reference compares dst (as encoded), rows, cols, drs and seg */
+        if (s && (g[s].dst.imm != g[0].dst.imm || g[s].rows != g[0].rows ||
+                  g[s].cols != g[0].cols || g[s].drs != g[0].drs || g[s].seg != g[0].seg))
+            return otpu_fail(sl, OTPU_ERR_COLLECTIVE,
                              "GATHER: slices disagree on dst/rows/cols/drs/seg (slice 0 and "
                              "slice %u)", s);
     }
-    uint32_t rows = i0->w[3] & 0xFFFF, cols = i0->w[3] >> 16, drs = i0->w[5], seg = i0->w[6];
+    uint32_t rows = g[0].rows, cols = g[0].cols, drs = g[0].drs, seg = g[0].seg;
     size_t per = (size_t)rows * cols, need = per * S;
     if (need > m->gather_cap) {
         uint32_t *p = realloc(m->gather_buf, need * sizeof *p);
@@ -277,19 +288,16 @@ static int gather(otpu_machine *m)
     }
     for (uint32_t s = 0; s < S; s++) {
         otpu_slice *sl = &m->sl[s];
-        const otpu_instr *in = &sl->prog[sl->pc];
-        uint64_t src = (uint32_t)(otpu_reg(sl, in->ra) + in->w[1]);
-        uint32_t srs = in->w[4];
-        if (otpu_check_tmem(sl, src, rows, srs, cols, 1))
+        uint64_t src = g[s].src.value;
+        if (otpu_check_tmem(sl, src, rows, g[s].srs, cols, 1))
             return -1;
         for (uint32_t r = 0; r < rows && cols; r++) /* (no rows x 0 copies: no buffer) */
-            memcpy(m->gather_buf + s * per + (size_t)r * cols, sl->tmem + src + (uint64_t)r * srs,
-                   cols * sizeof(uint32_t));
+            memcpy(m->gather_buf + s * per + (size_t)r * cols,
+                   sl->tmem + src + (uint64_t)r * g[s].srs, cols * sizeof(uint32_t));
     }
     for (uint32_t s = 0; s < S; s++) {
         otpu_slice *sl = &m->sl[s];
-        const otpu_instr *in = &sl->prog[sl->pc];
-        uint64_t dst = (uint32_t)(otpu_reg(sl, in->rb) + in->w[2]);
+        uint64_t dst = g[s].dst.value;
         for (uint32_t k = 0; k < S; k++) {
             uint64_t base = dst + (uint64_t)k * seg;
             if (otpu_check_tmem(sl, base, rows, drs, cols, 1))

@@ -28,8 +28,8 @@ static void count_macs(void *user, uint32_t s, uint64_t n, uint32_t pc, const ot
     uint64_t *macs = user;
     if (!in || in->op != OTPU_OP_MM)
         return;
-    uint64_t N = in->w[4] & 0xFFFF, KB = in->w[4] >> 16, M = (in->w[6] >> 16) & 0xFF;
-    macs[0] += M * N * KB;
+    otpu_mm_ops o = otpu_operands(in, NULL).mm;
+    macs[0] += (uint64_t)o.M * o.N * o.KB;
 }
 
 static int final_matches(const char *dir, const otpu_machine *m)
@@ -161,7 +161,8 @@ int main(int argc, char **argv)
             otpu_machine_free(m);
         }
         uint64_t D = b.cfg.D;
-        const char *name = strrchr(argv[i], '/') && strrchr(argv[i], '/')[1] ? strrchr(argv[i], '/') + 1 : argv[i];
+        const char *name =
+            strrchr(argv[i], '/') && strrchr(argv[i], '/')[1] ? strrchr(argv[i], '/') + 1 : argv[i];
         char macs_s[32] = "-";
         if (macs[0])
             snprintf(macs_s, sizeof macs_s, "%.3g", (double)(macs[0] * D) / best);

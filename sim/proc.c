@@ -16,6 +16,8 @@ enum { NFWD = sizeof forwarded / sizeof forwarded[0] };
 
 /* set by the handler; read by the waiting tool */
 static volatile sig_atomic_t g_sig;
+static int g_held;                  /* otpu_proc_hold: g_sig is kept across runs */
+static struct sigaction g_hold_old[NFWD];
 static volatile pid_t g_target;     /* the child (> 0) or its process group (< 0) */
 static volatile sig_atomic_t g_fwd; /* the signal sent on: 0 the one received */
 
@@ -88,7 +90,8 @@ static int start(pid_t pid, int fwd, const struct sigaction *old, otpu_proc_stat
 static pid_t begin(otpu_proc_status *st, struct sigaction *old)
 {
     memset(st, 0, sizeof *st);
-    g_sig = 0;
+    if (!g_held)
+        g_sig = 0;
     fflush(stdout);
     fflush(stderr);
     handlers(old);
@@ -146,6 +149,21 @@ int otpu_proc_run_group(char *const argv[], const char *log_path, otpu_proc_stat
     if (pid > 0)
         setpgid(pid, pid); /* (also done by the child: whichever runs first) */
     return start(pid, SIGKILL, old, st);
+}
+
+void otpu_proc_hold(void)
+{
+    g_sig = 0;
+    g_target = 0;
+    handlers(g_hold_old);
+    g_held = 1;
+}
+
+int otpu_proc_release(void)
+{
+    g_held = 0;
+    restore(g_hold_old);
+    return g_sig;
 }
 
 int otpu_proc_interrupted(void)

@@ -34,6 +34,13 @@ int otpu_proc_run(char *const argv[], otpu_proc_status *st);
  * stderr, keeping build chatter off stdout). */
 int otpu_proc_run_group(char *const argv[], const char *log_path, otpu_proc_status *st);
 
+/* Between otpu_proc_hold and otpu_proc_release, SIGINT, SIGTERM and SIGHUP sent to the tool
+ * are recorded instead of ending it (runs in between see them, as usual, in st->interrupted):
+ * for work that must clean up what it made (a build's temporary folder) however it ends.
+ * otpu_proc_release returns the signal received, or 0. Not nested. */
+void otpu_proc_hold(void);
+int otpu_proc_release(void);
+
 /* The signal the tool received during the last run, or 0. */
 int otpu_proc_interrupted(void);
 

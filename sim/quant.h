@@ -1,4 +1,4 @@
-/* quant.h - the quantizer's arithmetic (docs/isa.md "Quantization of a group"). */
+/* quant.h - the quantizer's arithmetic (openTPU docs/isa.md "Quantization of a group"). */
 #ifndef OTPU_QUANT_H
 #define OTPU_QUANT_H
 

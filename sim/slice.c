@@ -1,5 +1,6 @@
-/* slice.c - a slice's state, its sequencer (Slice.step / advance of the reference) and the
- * instructions executed in the sequencer: NOP, HALT, LI, ADDI, LOOP, RLD, WAITW's poll. */
+/* slice.c - a slice's state, its sequencer (Slice.step / advance of the reference), the
+ * dispatch of every instruction to its body, and the bodies of the instructions executed in
+ * the sequencer (NOP, HALT, LI, ADDI, LOOP, RLD), WAITW's poll and the collectives' wait. */
 #include "slice.h"
 
 #include <stdarg.h>
@@ -36,6 +37,7 @@ void otpu_slice_free(otpu_slice *s)
     if (s->dram)
         munmap(s->dram, s->cfg->DRAM_BYTES);
     free(s->prog);
+    free(s->ops);
     free(s->tmem);
     free(s->act);
     free(s->ascale);
@@ -224,15 +226,49 @@ void otpu_slice_advance(otpu_slice *s)
     s->pc = pc + 1;
 }
 
-static int exec_loop(otpu_slice *s, const otpu_instr *in)
+/* ------------------------------------------------------------------ the sequencer's own */
+
+int otpu_exec_nop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
-    uint32_t count = otpu_reg(s, in->ra) + in->w[2];
-    uint32_t body = in->w[1];
+    (void)s, (void)in, (void)o;
+    return 0;
+}
+
+int otpu_exec_halt(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    (void)in;
+    s->halted = 1;
+    if (o->halt.chain) {
+        s->chain = 1;
+        s->chain_addr = o->halt.addr.value;
+        s->chain_count = o->halt.count.value;
+    }
+    return OTPU_EXEC_HELD;
+}
+
+int otpu_exec_li(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    (void)in;
+    otpu_reg_put(s, o->li.rd, o->li.imm);
+    return 0;
+}
+
+int otpu_exec_addi(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    (void)in;
+    otpu_reg_put(s, o->addi.rd, o->addi.sum.value);
+    return 0;
+}
+
+int otpu_exec_loop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    (void)in;
+    uint32_t count = o->loop.count.value, body = o->loop.body;
     if (body < 1)
         return otpu_fail(s, OTPU_ERR_LOOP, "LOOP with empty body");
     if (count == 0) {
         s->pc += 1 + body;
-        return 0;
+        return OTPU_EXEC_HELD;
     }
     if (s->depth >= 4)
         return otpu_fail(s, OTPU_ERR_LOOP, "loop stack overflow (depth 4)");
@@ -243,36 +279,48 @@ static int exec_loop(otpu_slice *s, const otpu_instr *in)
                              "nested loop bodies end on the same instruction (pc %u)", end);
     s->stack[s->depth++] = (otpu_loop){s->pc + 1, end, count, count};
     s->pc++;
-    return 0;
+    return OTPU_EXEC_HELD;
 }
 
-static int exec_rld(otpu_slice *s, const otpu_instr *in)
+int otpu_exec_rld(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
-    uint32_t a = otpu_reg(s, in->ra) + in->w[1];
+    (void)in;
+    uint32_t a = o->rld.tmem.value;
     if (otpu_check_tmem(s, a, 1, 0, 1, 0))
         return -1;
     uint32_t v = s->tmem[a];
-    if (!(in->flags & OTPU_F_RAW))
+    if (!o->rld.raw)
         v = otpu_f2i(v);
-    if (in->flags & OTPU_F_MUL)
-        v *= otpu_reg(s, in->rb) + in->w[2];
-    otpu_reg_put(s, in->rd, v);
+    if (o->rld.has_mul)
+        v *= o->rld.mul.value;
+    otpu_reg_put(s, o->rld.rd, v);
     return 0;
+}
+
+/* BAR and GATHER: the slice waits; the machine completes the collective on every slice. */
+int otpu_exec_bar(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    (void)in, (void)o;
+    s->waiting = 1;
+    return OTPU_EXEC_HELD;
+}
+
+int otpu_exec_gather(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    return otpu_exec_bar(s, in, o);
 }
 
 int otpu_slice_poll(otpu_slice *s)
 {
-    const otpu_instr *in = &s->prog[s->pc];
-    uint32_t dram = otpu_reg(s, in->ra) + in->w[1];
-    uint32_t tm = otpu_reg(s, in->rb) + in->w[2];
-    uint32_t ref = otpu_reg(s, in->rc) + in->w[3];
-    unsigned cmp = in->flags & 3;
-    if (cmp == 3)
+    otpu_ops *o = &s->ops[s->pc];
+    otpu_ops_resolve(o, s->R);
+    uint32_t dram = o->waitw.dram.value, tm = o->waitw.tmem.value;
+    if (o->waitw.cmp == 3)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "WAITW: bad compare 3 (EQ 0, NE 1, GE 2)");
     if (otpu_check_dram_words(s, dram, 1, 0, 1, 0) || otpu_check_tmem(s, tm, 1, 0, 1, 0))
         return -1;
     uint32_t v = otpu_m32(s, dram);
-    if (!otpu_waitw_holds(v, ref, cmp, in->w[4])) {
+    if (!otpu_waitw_holds(v, o->waitw.ref.value, o->waitw.cmp, o->waitw.mask)) {
         s->stalls++;
         return 0;
     }
@@ -281,6 +329,22 @@ int otpu_slice_poll(otpu_slice *s)
     otpu_slice_advance(s);
     return 1;
 }
+
+/* WAITW: polls its word now, and again (otpu_slice_poll) until it holds. */
+int otpu_exec_waitw(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
+{
+    (void)in, (void)o;
+    s->polling = 1;
+    return otpu_slice_poll(s) < 0 ? -1 : OTPU_EXEC_HELD;
+}
+
+/* ------------------------------------------------------------------ dispatch */
+
+static otpu_exec_fn *const exec_table[256] = {
+#define X(NAME, name, code, unit, format) [code] = otpu_exec_##name,
+    OTPU_OPCODES(X)
+#undef X
+};
 
 int otpu_slice_step(otpu_slice *s)
 {
@@ -291,66 +355,15 @@ int otpu_slice_step(otpu_slice *s)
                          s->pc, s->nprog);
     const otpu_instr *in = &s->prog[s->pc];
     s->icount++;
-    int r = 0;
-    switch (in->op) {
-    case OTPU_OP_HALT:
-        s->halted = 1;
-        if (in->flags & OTPU_F_CHAIN) {
-            s->chain = 1;
-            s->chain_addr = otpu_reg(s, in->ra);
-            s->chain_count = otpu_reg(s, in->rb);
-        }
-        return 0;
-    case OTPU_OP_BAR:
-    case OTPU_OP_GATHER:
-        s->waiting = 1;
-        return 0;
-    case OTPU_OP_LOOP:
-        return exec_loop(s, in);
-    case OTPU_OP_WAITW:
-        s->polling = 1;
-        r = otpu_slice_poll(s);
-        return r < 0 ? -1 : 0;
-    case OTPU_OP_NOP:
-        break;
-    case OTPU_OP_LI:
-        otpu_reg_put(s, in->rd, in->w[1]);
-        break;
-    case OTPU_OP_ADDI:
-        otpu_reg_put(s, in->rd, otpu_reg(s, in->ra) + in->w[1]);
-        break;
-    case OTPU_OP_RLD:
-        r = exec_rld(s, in);
-        break;
-    case OTPU_OP_LD:
-        r = otpu_exec_ld(s, in);
-        break;
-    case OTPU_OP_ST:
-        r = otpu_exec_st(s, in);
-        break;
-    case OTPU_OP_DSTEP:
-        r = otpu_exec_dstep(s, in);
-        break;
-    case OTPU_OP_STREAM:
-        r = otpu_exec_stream(s, in);
-        break;
-    case OTPU_OP_MM:
-        r = otpu_exec_mm(s, in);
-        break;
-    case OTPU_OP_QACT:
-        r = otpu_exec_qact(s, in);
-        break;
-    case OTPU_OP_QST:
-        r = otpu_exec_qst(s, in);
-        break;
-    case OTPU_OP_VOP:
-        r = otpu_exec_vop(s, in);
-        break;
-    default:
+    otpu_exec_fn *exec = exec_table[in->op];
+    if (!exec)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "bad opcode %#x", in->op);
-    }
-    if (r)
+    otpu_ops *o = &s->ops[s->pc];
+    otpu_ops_resolve(o, s->R);
+    int r = exec(s, in, o);
+    if (r < 0)
         return -1;
-    otpu_slice_advance(s);
+    if (r != OTPU_EXEC_HELD)
+        otpu_slice_advance(s);
     return 0;
 }

@@ -28,6 +28,7 @@ typedef struct otpu_slice {
     uint32_t sid;
     /* program */
     otpu_instr *prog;
+    otpu_ops *ops;      /* each instruction's operands, decoded at load (resolved to run) */
     uint32_t nprog, prog_cap;
     /* memories */
     uint8_t *dram;      /* DRAM_BYTES, mapped lazily: untouched pages cost nothing */
@@ -161,14 +162,15 @@ int otpu_check_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, ui
 int otpu_check_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs,
                           uint64_t cols, uint64_t cs);
 
-/* ---- instruction bodies (one file each) */
-int otpu_exec_ld(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_st(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_stream(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_mm(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_qact(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_qst(otpu_slice *s, const otpu_instr *in);
-int otpu_exec_vop(otpu_slice *s, const otpu_instr *in);
+/* ---- instruction bodies: otpu_exec_<name> for every row of OTPU_OPCODES (isa.h), in the
+ * exec_*.c file of its unit (the sequencer's and the collectives' waits in slice.c). o holds
+ * the operands decoded with the slice's registers. 0: done, the sequencer moves past it;
+ * OTPU_EXEC_HELD: the body moved the pc itself or the slice now waits (LOOP, HALT, BAR,
+ * GATHER, a WAITW that polls); -1: error raised. */
+enum { OTPU_EXEC_HELD = 1 };
+typedef int otpu_exec_fn(otpu_slice *s, const otpu_instr *in, const otpu_ops *o);
+#define X(NAME, name, code, unit, format) otpu_exec_fn otpu_exec_##name;
+OTPU_OPCODES(X)
+#undef X
 
 #endif

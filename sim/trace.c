@@ -1,8 +1,9 @@
 /* trace.c - the trace writer (a write-log listener) and the final-state file. */
 #include "trace.h"
 
+#include "sha256.h"
+
 #include <inttypes.h>
-#include <openssl/sha.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,12 +130,46 @@ otpu_listener otpu_tracer_listener(otpu_tracer *t)
     return l;
 }
 
-static void sha_hex(const void *p, size_t n, char out[65])
+/* The DRAM hash: from the whole image, or piece by piece through the reader. */
+static int dram_hash(const otpu_final_state *st, char out[65])
 {
-    unsigned char d[SHA256_DIGEST_LENGTH];
-    SHA256(p, n, d);
-    for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
-        sprintf(out + 2 * i, "%02x", d[i]);
+    if (st->dram) {
+        otpu_sha256_hex(st->dram, st->dram_bytes, out);
+        return 0;
+    }
+    enum { PIECE = 1 << 20 };
+    otpu_sha256 *h = otpu_sha256_new();
+    uint8_t *buf = malloc(PIECE);
+    int rc = h && buf ? 0 : -1;
+    for (uint64_t a = 0; !rc && a < st->dram_bytes; a += PIECE) {
+        size_t n = st->dram_bytes - a < PIECE ? (size_t)(st->dram_bytes - a) : PIECE;
+        rc = st->dram_piece(st->user, a, buf, n);
+        if (!rc)
+            otpu_sha256_update(h, buf, n);
+    }
+    if (h)
+        otpu_sha256_final(h, out);
+    free(buf);
+    return rc;
+}
+
+int otpu_final_write_state(FILE *f, const otpu_final_state *st)
+{
+    char h[65];
+    fprintf(f, "halted=%d\npc=%" PRIu32 "\nicount=%" PRIu64 "\nR=", st->halted ? 1 : 0, st->pc,
+            st->icount);
+    for (int r = 0; r < 16; r++)
+        fprintf(f, "%s%08" PRIx32, r ? " " : "", r ? st->R[r] : 0);
+    otpu_sha256_hex(st->tmem, st->tmem_words * 4, h);
+    fprintf(f, "\ntmem_sha256=%s\n", h);
+    if (dram_hash(st, h))
+        return -1;
+    fprintf(f, "dram_sha256=%s\n", h);
+    otpu_sha256_hex(st->act, st->act_bytes, h);
+    fprintf(f, "act_sha256=%s\n", h);
+    otpu_sha256_hex(st->ascale, st->ascale_words * 4, h);
+    fprintf(f, "ascale_sha256=%s\n", h);
+    return ferror(f) ? -1 : 0;
 }
 
 int otpu_final_write(FILE *f, const otpu_machine *m, uint32_t s)
@@ -142,18 +177,12 @@ int otpu_final_write(FILE *f, const otpu_machine *m, uint32_t s)
     const otpu_config *c = otpu_machine_config(m);
     otpu_slice_view v = otpu_machine_view(m, s);
     uint64_t rows = otpu_config_act_rows(c);
-    char h[65];
-    fprintf(f, "halted=%d\npc=%" PRIu32 "\nicount=%" PRIu64 "\nR=", v.halted ? 1 : 0, v.pc,
-            v.icount);
-    for (int r = 0; r < 16; r++)
-        fprintf(f, "%s%08" PRIx32, r ? " " : "", r ? v.R[r] : 0);
-    sha_hex(v.tmem, c->TMEM_WORDS * 4, h);
-    fprintf(f, "\ntmem_sha256=%s\n", h);
-    sha_hex(v.dram, c->DRAM_BYTES, h);
-    fprintf(f, "dram_sha256=%s\n", h);
-    sha_hex(v.act, rows * c->ACT_BLOCKS * c->D, h);
-    fprintf(f, "act_sha256=%s\n", h);
-    sha_hex(v.ascale, rows * c->ACT_BLOCKS * 4, h);
-    fprintf(f, "ascale_sha256=%s\n", h);
-    return ferror(f) ? -1 : 0;
+    otpu_final_state st = {
+        .halted = v.halted, .pc = v.pc, .icount = v.icount, .R = v.R,
+        .tmem = v.tmem, .tmem_words = c->TMEM_WORDS,
+        .dram = v.dram, .dram_bytes = c->DRAM_BYTES,
+        .act = v.act, .act_bytes = rows * c->ACT_BLOCKS * c->D,
+        .ascale = v.ascale, .ascale_words = rows * c->ACT_BLOCKS,
+    };
+    return otpu_final_write_state(f, &st);
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bits.h"
 #include "fp32.h"
 
 namespace {
@@ -52,12 +53,6 @@ std::string vectors_dir()
     return (env && *env) ? std::string(env) : std::string("../shared/vectors");
 }
 
-uint32_t f2u(float f)
-{
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
 
 } // namespace
 
@@ -249,8 +244,8 @@ TEST(Fp32Convert, I2fRoundsToNearestEven)
     for (int sh = 0; sh < 62; sh++)
         for (int64_t d = -3; d <= 3; d++) {
             int64_t v = (int64_t{1} << sh) * 3 + d;
-            ASSERT_EQ(otpu_f32_i2f(v), f2u(static_cast<float>(v))) << v;
-            ASSERT_EQ(otpu_f32_i2f(-v), f2u(static_cast<float>(-v))) << -v;
+            ASSERT_EQ(otpu_f32_i2f(v), otpu_bits_of(static_cast<float>(v))) << v;
+            ASSERT_EQ(otpu_f32_i2f(-v), otpu_bits_of(static_cast<float>(-v))) << -v;
         }
 }
 

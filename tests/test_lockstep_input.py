@@ -126,11 +126,15 @@ def main():
 
     # a simulator that crashes is exit 5, not "the build failed"
     exe = subprocess.run([rtl, "path", small], capture_output=True, text=True).stdout.strip()
-    fake = s.path("fake_prebuilt", os.path.basename(os.path.dirname(exe)))
-    os.makedirs(fake)
-    write(os.path.join(fake, "otpu-rtl-sim"), "#!/bin/sh\nkill -SEGV $$\n")
-    os.chmod(os.path.join(fake, "otpu-rtl-sim"), 0o755)
-    env = dict(os.environ, OTPU_RTL_PREBUILT=os.path.dirname(fake))
+    fake = s.path("fake_prebuilt")  # the same builds, with a simulator that crashes
+    built = os.path.dirname(os.path.dirname(exe))
+    for d in os.listdir(built):
+        if os.path.isdir(os.path.join(built, d)) and ".tmp" not in d:
+            shutil.copytree(os.path.join(built, d), os.path.join(fake, d))
+    crash = os.path.join(fake, os.path.basename(os.path.dirname(exe)), "otpu-rtl-sim")
+    write(crash, "#!/bin/sh\nkill -SEGV $$\n")
+    os.chmod(crash, 0o755)
+    env = dict(os.environ, OTPU_RTL_PREBUILT=fake)
     p = subprocess.run([tool, "run", small, "--report", s.path("r_crash")], capture_output=True,
                        text=True, env=env, timeout=120)
     s.check("a crashed simulator: exit 5 and a line that says so", p.returncode == 5 and

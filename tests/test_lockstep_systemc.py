@@ -36,10 +36,10 @@ def is_systemc_build(rtl, bundle):
     """the simulator --systemc runs was built with Verilator --sc and links SystemC"""
     exe = subprocess.run([rtl, "path", "--systemc", bundle], capture_output=True, text=True,
                          timeout=1800).stdout.strip()
-    with open(os.path.join(os.path.dirname(exe), "config.txt")) as f:
-        flags = f.read()
+    with open(os.path.join(os.path.dirname(exe), "build.txt")) as f:
+        how = f.read()  # what was built and the command (it compiles the sc_main top)
     libs = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
-    return "top=--sc " in flags and "libsystemc" in libs
+    return "(SystemC top)" in how and "otpu_rtl_sc.cpp" in how and "libsystemc" in libs
 
 
 def main():

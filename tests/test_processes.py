@@ -112,7 +112,10 @@ def read_only_cache(s, rtl, bundle):
     ro = s.path("ro")
     os.makedirs(ro)
     exe = subprocess.run([rtl, "path", bundle], capture_output=True, text=True).stdout.strip()
-    shutil.copytree(os.path.dirname(exe), os.path.join(ro, os.path.basename(os.path.dirname(exe))))
+    built = os.path.dirname(os.path.dirname(exe))  # the simulator and its RTL library
+    for d in os.listdir(built):
+        if os.path.isdir(os.path.join(built, d)) and ".tmp" not in d:
+            shutil.copytree(os.path.join(built, d), os.path.join(ro, d))
     home = s.path("home")
     os.makedirs(home)
     for d in (s.tmp, ro, home):

@@ -1,6 +1,7 @@
 /* fpvec.c - op codes, expected values, the level 1/2 vector generator and the line parser of
  * the fp32 conformance vectors (see fpvec.h). */
 #include "fpvec.h"
+#include "bits.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -259,19 +260,7 @@ static uint32_t nudge(fpvec_gen *g, uint32_t x, int32_t r) /* x's bits plus [-r,
     return x + (uint32_t)between(g, -r, r);
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
 
-static float u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 /* ---- random vectors, per op ----------------------------------------------------------------- */
 
@@ -323,7 +312,7 @@ static void rand_mul(fpvec_gen *g, uint32_t *a, uint32_t *b)
         break;
     case 6: /* products next to 1: b is about 1/a */
         *a = rand_float(g, -1, 100, 154);
-        *b = nudge(g, f2u(1.0f / u2f(*a)), 2);
+        *b = nudge(g, otpu_bits_of(1.0f / otpu_float_of(*a)), 2);
         break;
     default: /* a denormal (flushed) or a zero against anything */
         *a = mk(below(g, 2), 0, below(g, 4) ? rand_frac(g) : 0u);
@@ -359,7 +348,7 @@ static uint32_t rand_exp2(fpvec_gen *g)
     switch (below(g, 6)) {
     case 0: return next32(g);
     case 1: return rand_float(g, -1, 0, 134);                  /* |x| < 256 */
-    case 2: return nudge(g, f2u((float)between(g, -130, 130)), 4); /* next to an integer */
+    case 2: return nudge(g, otpu_bits_of((float)between(g, -130, 130)), 4); /* next to an integer */
     case 3: return rand_float(g, -1, 100, 126);                /* |x| < 1 */
     case 4: return nudge(g, from_set(g), 4);
     default: return rand_float(g, -1, 120, 133);
@@ -413,7 +402,8 @@ static uint32_t rand_q8(fpvec_gen *g)
     switch (below(g, 5)) {
     case 0: return next32(g);
     case 1: return rand_float(g, -1, 100, 134);
-    case 2: return nudge(g, f2u((float)between(g, -130, 130) + 0.5f), 2); /* half-integers */
+    case 2:
+        return nudge(g, otpu_bits_of((float)between(g, -130, 130) + 0.5f), 2); /* half-integers */
     case 3: return rand_float(g, -1, 0, 125);
     default: return nudge(g, from_set(g), 4);
     }

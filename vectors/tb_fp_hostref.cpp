@@ -1,13 +1,15 @@
 // tb_fp_hostref.cpp - a self-check of the Verilated otpu_fp package against the host's IEEE
 // binary32 arithmetic, for the ops whose definition is plain IEEE plus flush-to-zero: add, sub,
 // mul, i2f, q8, the compares, max/min and abs. It complements the golden file: the host FPU
-// rounds on the subnormal grid exactly as docs/isa.md defines it (a product that rounds up to
-// 2^-126 is kept), and the random operands here concentrate on the regions where an
+// rounds on the subnormal grid exactly as openTPU docs/isa.md defines it (a product that rounds up
+// to 2^-126 is kept), and the random operands here concentrate on the regions where an
 // implementation tends to slip (results near 2^-126, cancellation, overflow, the q8 range).
 //
 // The bench's combinational ports are used (eval_op / eval_a / eval_b -> eval_res), one eval()
 // per vector: the same path a batch driver takes.
 #include "tb_fp_hostref.h"
+
+#include "bits.h"
 
 #include <cfenv>
 #include <cmath>
@@ -18,17 +20,7 @@
 
 namespace {
 
-float as_float(uint32_t u) {
-    float x;
-    std::memcpy(&x, &u, sizeof x);
-    return x;
-}
 
-uint32_t as_bits(float x) {
-    uint32_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return u;
-}
 
 uint32_t ftz(uint32_t a) { return ((a >> 23) & 0xFFu) == 0 ? (a & 0x80000000u) : a; }
 
@@ -44,16 +36,16 @@ uint32_t order_key(uint32_t a) {
 // The host's answer for op (see otpu_fp_vec.sv for the codes); ops 5..7 and 12 are not plain
 // IEEE and are not checked here.
 uint32_t host_ref(unsigned op, uint32_t a, uint32_t b) {
-    const volatile float x = as_float(ftz(a));
-    const volatile float y = as_float(ftz(b));
+    const volatile float x = otpu_float_of(ftz(a));
+    const volatile float y = otpu_float_of(ftz(b));
     volatile float r;
     switch (op) {
-    case 0: r = x + y; return canon(ftz(as_bits(r)));
-    case 1: r = x - y; return canon(ftz(as_bits(r)));
-    case 2: r = x * y; return canon(ftz(as_bits(r)));
+    case 0: r = x + y; return canon(ftz(otpu_bits_of(r)));
+    case 1: r = x - y; return canon(ftz(otpu_bits_of(r)));
+    case 2: r = x * y; return canon(ftz(otpu_bits_of(r)));
     case 3: case 13: return order_key(a) > order_key(b) ? ftz(a) : ftz(b);
     case 4: case 14: return order_key(b) > order_key(a) ? ftz(a) : ftz(b);
-    case 8: r = static_cast<float>(static_cast<int32_t>(a)); return as_bits(r);
+    case 8: r = static_cast<float>(static_cast<int32_t>(a)); return otpu_bits_of(r);
     case 9: {
         if (std::isnan(x)) return 0;
         double d = std::nearbyint(static_cast<double>(x));   // FE_TONEAREST: half to even
@@ -91,7 +83,7 @@ long tb_fp_hostcheck(Vtb_fp& top, long rounds, uint64_t seed, int show) {
             ++errs;
         }
     };
-    // docs/isa.md's example: a product rounding up to 2^-126 on the subnormal grid is kept.
+    // openTPU docs/isa.md's example: a product rounding up to 2^-126 on the subnormal grid is kept.
     check(2, 0x3F000000u, 0x00FFFFFFu);
     check(2, 0xBF000000u, 0x00FFFFFFu);
     for (long it = 0; it < rounds; ++it) {

@@ -1,0 +1,114 @@
+/* scoreboard.h - the lockstep checker's state and the pieces its files share (internal to
+ * libotpucheck; the contract is check.h). check.c holds the model's side and the instruction
+ * events; check_writes.c judges writes and register writes; check_order.c the order of
+ * conflicting instructions; check_state.c the halt and the end of the run; divergence.c
+ * fills the record of the first divergence. */
+#ifndef OTPU_SCOREBOARD_H
+#define OTPU_SCOREBOARD_H
+
+#include "check.h"
+#include "expect.h"
+#include "footprint.h"
+
+#define HISTORY 32
+#define PRODUCERS 4096 /* retired model instructions remembered for "who wrote this input" */
+
+/* One windowed instruction (a unit's), from the model's issue to the RTL's completion. */
+typedef struct rec {
+    uint64_t n, seq;          /* dynamic number; dispatch order within the slice */
+    uint32_t pc, slot, unit;
+    otpu_instr ins;
+    otpu_ops ops;             /* its operands, with the registers it issued with */
+    otpu_range fp[OTPU_FOOTPRINT_MAX];
+    size_t nfp;
+    int retired;              /* the model has finished it: exp holds its writes */
+    int faulted;              /* the model raised its error here */
+    int dispatched, started;
+    otpu_expect exp;
+    uint64_t diffs;           /* locations that diverged (keep-going count) */
+    int early;                /* it started while `early_by` (older, writing an input) ran */
+    otpu_div_instr early_by;
+    struct rec *next;         /* the slice's queue, program order */
+} rec;
+
+typedef struct {
+    uint32_t r, v;
+    uint64_t n;
+    uint32_t pc;
+} regw;
+
+typedef struct {
+    rec *head, *tail;         /* issued by the model, not yet completed by the RTL */
+    rec **slot;               /* dispatched, by slot */
+    rec **fifo[OTPU_UNIT_COUNT]; /* started, per unit, in start order (ring) */
+    uint32_t fhead[OTPU_UNIT_COUNT], flen[OTPU_UNIT_COUNT];
+    regw *regq;               /* register writes the model made, awaiting the RTL's */
+    uint32_t rhead, rlen;
+    uint64_t seq;
+    int reg_overflow;         /* the model ran more than REGQ register writes ahead */
+    int rtl_halted, rtl_error, model_error;
+    uint32_t model_error_pc;
+} slice_state;
+
+typedef struct {
+    uint32_t slice, pc;
+    uint64_t n;
+    otpu_instr ins;           /* disassembled only when a report names it */
+    otpu_range w[OTPU_FOOTPRINT_MAX];
+    uint8_t nw;
+} producer;
+
+/* One entry of the ring of recent events; disassembled only when a report takes it. */
+typedef struct {
+    const char *what; /* "dispatch", "start", "complete", "halt" */
+    uint32_t slice, slot, unit;
+    uint64_t cycle;
+    int has_ins;
+    uint64_t n;
+    uint32_t pc;
+    otpu_instr ins;
+} event;
+
+struct otpu_checker {
+    otpu_check_options o;
+    otpu_machine *m;
+    const otpu_config *cfg;
+    slice_state *sl;
+    uint64_t cycle, last_progress, count, retired, writes, regs;
+    int model_stopped;        /* the model raised its error: nothing more can be judged */
+    otpu_divergence first;
+    int have_first;
+    char message[256];
+    event hist[HISTORY];
+    uint64_t nhist;
+    producer *prod;
+    uint64_t nprod;
+};
+
+enum { REGQ = 4096 };
+
+/* check.c */
+int ck_bad_call(otpu_checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ck_check_slice(otpu_checker *c, uint32_t s);
+int ck_windowed(unsigned op);
+int ck_model_step(otpu_checker *c, uint32_t s);
+int ck_model_next(otpu_checker *c, uint32_t s, rec **out);
+/* check_writes.c */
+rec *ck_unit_head(slice_state *ss, uint32_t unit);
+void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r);
+/* check_order.c */
+void ck_note_early_start(slice_state *ss, rec *r);
+int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space space,
+                       uint64_t addr, uint32_t data, uint32_t mask);
+/* divergence.c */
+void ck_describe(const rec *r, otpu_div_instr *d);
+void ck_remember(otpu_checker *c, const char *what, uint32_t s, uint32_t slot, uint32_t unit,
+                 const rec *r);
+otpu_divergence *ck_at_location(otpu_divergence *d, otpu_space space, uint64_t addr);
+otpu_divergence *ck_written(otpu_divergence *d, otpu_space space, uint64_t addr, uint32_t data,
+                            uint32_t mask);
+/* Records a divergence (the first in full); returns OTPU_CHECK_DIVERGED. */
+int ck_diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r,
+               otpu_divergence *d, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+#endif
