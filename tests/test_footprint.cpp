@@ -195,9 +195,10 @@ std::string twin_run(const otpu_bundle &b, size_t *checked)
     otpu_machine_set_listener(pert, &lp);
     const otpu_config *c = otpu_machine_config(pert);
     std::string failure;
-    for (int steps = 0; failure.empty() && steps < 200000;) {
+    bool stopped = false; // a simulated error ends the run
+    for (int steps = 0; failure.empty() && !stopped && steps < 200000;) {
         int progressed = 0;
-        for (uint32_t s = 0; s < c->S && failure.empty(); s++) {
+        for (uint32_t s = 0; s < c->S && failure.empty() && !stopped; s++) {
             otpu_slice_view v = otpu_machine_view(pert, s);
             std::vector<Poke> pokes;
             const otpu_instr *in = v.pc < v.nprog && !v.halted ? &v.prog[v.pc] : nullptr;
@@ -219,12 +220,11 @@ std::string twin_run(const otpu_bundle &b, size_t *checked)
                           ": its writes change when locations outside its read ranges change";
             }
             *checked += !pokes.empty();
-            if (a < 0)
-                return failure;
+            stopped = a < 0;
             progressed |= a == 0;
             steps += a == 0;
         }
-        if (!progressed && (otpu_machine_settle(ref) <= 0 || otpu_machine_settle(pert) <= 0))
+        if (!stopped && !progressed && (otpu_machine_settle(ref) <= 0 || otpu_machine_settle(pert) <= 0))
             break;
     }
     otpu_machine_free(ref);
