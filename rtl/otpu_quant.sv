@@ -5,7 +5,9 @@
 // and inv = 127 * recip(amax) (both 0 if amax is 0); the second reads the elements again and
 // writes q8(x * inv), then the scale. QACT's x is T[src + r*srs + c], times T[w5 + r] (RSCALE),
 // times T[w4 + c] (CSCALE); DUP writes every byte and scale to row r + rows as well, in the same
-// cycle. QST writes byte c of row r to dst + r*drs + c*es (HALF: c < KB*D/2 only).
+// cycle. QST writes byte c of row r to dst + r*drs + c*es (HALF: c < KB*D/2 only), every byte
+// of every row first, then (a third pass over the groups, amax again) the scales: the ISA's
+// order, which decides the result where scales and bytes share DRAM.
 module otpu_quant
   import otpu_pkg::*;
   import otpu_fp::*;
@@ -38,6 +40,7 @@ module otpu_quant
   st_t st;
   cmd_t c;
   logic        qst;                 // QST (else QACT)
+  logic        spass;               // QST's scale pass: amax again, then the scale only
   logic [31:0] r, g, e, e_end, kk;  // row, group (block), element, the group's end, scale index
   logic [31:0] amax, s_r, inv_r;
 
@@ -73,7 +76,10 @@ module otpu_quant
   task automatic next_group();
     // ROW: one group per row; else KB groups per row
     if (row || g + 1 == kb) begin
-      if (r + 1 == rows) begin
+      if (r + 1 == rows && qst && !spass && !c.terr) begin
+        spass <= 1'b1; r <= '0; g <= '0; e <= '0; e_end <= row ? kb * 32'(D) : 32'(D);
+        amax <= '0; st <= S_AMAX;
+      end else if (r + 1 == rows) begin
         done <= 1'b1; st <= S_IDLE;
       end else begin
         r <= r + 32'd1; g <= '0; e <= '0; e_end <= row ? kb * 32'(D) : 32'(D);
@@ -96,6 +102,7 @@ module otpu_quant
           if (start) begin
             c <= cmd;
             qst <= (cmd.op == OP_QST);
+            spass <= 1'b0;
             r <= '0; g <= '0; e <= '0; amax <= '0;
             e_end <= cmd.flags[F_ROW] ?
                      ((cmd.op == OP_QST) ? 32'(cmd.w4[31:16]) : 32'(cmd.w2[31:16])) * 32'(D) :
@@ -114,7 +121,7 @@ module otpu_quant
             s_r <= (am == 32'd0) ? 32'd0 : fp_mul(am, INV127);
             inv_r <= (am == 32'd0) ? 32'd0 : fp_mul(F127, fp_recip(am));
             e <= g_lo(g);
-            st <= S_Q;
+            st <= spass ? S_SCALE : S_Q;
           end else begin
             e <= e + 32'd1;
           end
@@ -149,7 +156,7 @@ module otpu_quant
           logic [31:0] blk;
           blk = row ? kk : g;
           if (qst) begin
-            if (!c.terr)
+            if (spass)
               wm <= '{v: 1'b1, space: SP_DRAM,
                       addr: row ? c.w3 + (r << 2) : c.w3 + ((r * kb + g) << 2),
                       data: s_r, mask: 4'hF};

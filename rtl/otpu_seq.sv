@@ -8,8 +8,9 @@
 // ranges it reads and writes). At dispatch an instruction records the in-flight instructions it
 // conflicts with (a range of one meets a range of the other, at least one written); it may start
 // once all of them have completed. Each cycle every idle unit starts its oldest ready
-// instruction. Units run one instruction at a time, so each completes in start order; across
-// units the order is free.
+// instruction (COLL: its oldest, when ready: GATHERs pair up across slices in program order).
+// Units run one instruction at a time, so each completes in start order; across units the order
+// is free.
 //
 // An instruction the ISA rejects is not dispatched: the sequencer waits for the older
 // instructions to complete and stops with error (pc = that instruction). Errors the ISA raises
@@ -390,6 +391,11 @@ module otpu_seq
           cand_v[u] = 1'b1; cand[u] = SW'(i);
         end
       end
+      // the slices' GATHERs pair up in program order: COLL starts only its oldest
+      if (u == U_COLL && cand_v[u])
+        for (int i = 0; i < WIN; i++)
+          if (s_v[i] && !s_started[i] && s_unit[i] == 3'(u) && s_age[i] < s_age[cand[u]])
+            cand_v[u] = 1'b0;
       if (cand_v[u] && s_dep[cand[u]] != '0) cand_early[u] = 1'b1;
       // an early start only for an instruction that still waits: otherwise start as usual
       if (early && cand_v[u] && !cand_early[u]) begin

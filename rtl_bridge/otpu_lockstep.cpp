@@ -3,7 +3,7 @@
 //
 //   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
 //                            [--hang-cycles N] [--no-check] [--progress] [--systemc]
-//                            [+plusargs]
+//                            [--coverage FILE] [+plusargs]
 //
 // It finds or builds the simulator of the bundle's Config (rtl_build.h) and runs it with
 // --lockstep. On a divergence it re-runs the same bundle deterministically on the traced build,
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cmdline.h"
+#include "lockstep_cov.h"
 #include "proc.h"
 #include "rtl_build.h"
 
@@ -31,7 +32,7 @@ namespace {
 const char kUsage[] =
     "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
-    "                            [--systemc] [+plusargs]\n"
+    "                            [--systemc] [--coverage FILE] [+plusargs]\n"
     "\n"
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
     "Config, with the C model checking every retired instruction's writes as they land.\n"
@@ -47,6 +48,9 @@ const char kUsage[] =
     "                     stderr is a terminal)\n"
     "  --systemc          run the SystemC top of the RTL (sc_main, Verilator --sc) instead of\n"
     "                     the C++ one; the waveform window is taken on the traced C++ build\n"
+    "  --coverage FILE    write the functional coverage of the run (JSON, docs/coverage.md):\n"
+    "                     the C model's bins and what the RTL did (out-of-order completions,\n"
+    "                     units busy together, from its events)\n"
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
     "                     malformed +otpu_* plusarg is bad input\n"
     "\n"
@@ -125,7 +129,7 @@ bool divergence_cycle(const std::string &report, uint64_t *cycle) {
 }
 
 int cmd_run(int argc, char **argv) {
-  std::string bundle, report, max_cycles, hang_cycles;
+  std::string bundle, report, max_cycles, hang_cycles, coverage;
   uint64_t window = 1000, n;
   bool keep_going = false, no_check = false, progress = false, systemc = false;
   std::vector<std::string> plusargs;
@@ -159,6 +163,8 @@ int cmd_run(int argc, char **argv) {
       progress = true;
     } else if (a == "--systemc") {
       systemc = true;
+    } else if (a == "--coverage") {
+      if (!val(&coverage) || coverage.empty()) return bad("--coverage needs a FILE (see --help)");
     } else if (!a.empty() && a[0] == '+') {
       plusargs.push_back(a);
     } else if (!a.empty() && a[0] == '-') {
@@ -183,6 +189,12 @@ int cmd_run(int argc, char **argv) {
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
   if (!no_check && !(why = report_problem(report)).empty())
     return bad("--report " + printable(report) + ": " + why);
+  if (!coverage.empty()) {
+    size_t k = coverage.rfind('/');
+    std::string dir = k == std::string::npos ? "." : k == 0 ? "/" : coverage.substr(0, k);
+    if (access(dir.c_str(), W_OK))
+      return bad("--coverage " + printable(coverage) + ": its folder cannot be written");
+  }
 
   std::string exe;
   int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe);
@@ -194,8 +206,26 @@ int cmd_run(int argc, char **argv) {
     if (!mkdirs(report)) return bad("cannot create the report folder " + printable(report));
     clear_report(report);
   }
+  // the RTL's event log of a --coverage run, in a folder of its own
+  std::string ev_dir, events;
+  if (!coverage.empty()) {
+    const char *tmp = getenv("TMPDIR");
+    std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/otpu-lockstep-cov-XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back(0);
+    if (!mkdtemp(buf.data())) return bad("cannot make a temporary folder for the RTL's events");
+    ev_dir = buf.data();
+    events = ev_dir + "/events.txt";
+  }
+  auto drop_events = [&] {
+    if (ev_dir.empty()) return;
+    unlink(events.c_str());
+    rmdir(ev_dir.c_str());
+    ev_dir.clear();
+  };
   // a run stopped by a signal leaves no report and no folder it made
   auto cleanup = [&] {
+    drop_events();
     if (no_check) return;
     clear_report(report);
     if (made) rmdir(report.c_str());
@@ -220,8 +250,22 @@ int cmd_run(int argc, char **argv) {
   }
   if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
   cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
+  if (!events.empty()) cmd.insert(cmd.begin() + 2, {"--events", events});
   rc = run(cmd, cleanup);
   if (!no_check && made) rmdir(report.c_str());  // only if empty: nothing to report
+  if (!events.empty()) {
+    cmd.erase(cmd.begin() + 2, cmd.begin() + 4);  // the waveform re-run needs no events
+    // no coverage of a run that did not happen (a simulator that crashed)
+    if (rc != 2 && rc != kExitCrash) {
+      std::string why = lockstep_coverage(bundle, events, coverage);
+      if (!why.empty()) {
+        drop_events();
+        fprintf(stderr, "otpu-lockstep: --coverage: %s\n", printable(why).c_str());
+        return rc ? rc : 2;
+      }
+    }
+    drop_events();
+  }
   uint64_t cycle;
   if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle)) return rc;
   // the waveform window: the same run on the traced build, dumping the last `window` cycles

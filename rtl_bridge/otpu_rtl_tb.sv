@@ -72,7 +72,9 @@ module otpu_rtl_tb
             otpu_ev_ins(s, EV_COMPLETE, u, int'(ev_done[s][u].slot), ev_done[s][u].pc,
                         int'(ev_done[s][u].op));
         if (ev_chain[s]) otpu_ev_state(s, SS_CHAIN, ev_chain_addr[s], ev_chain_n[s]);
-        if (halted[s] && !halted_q[s]) otpu_ev_state(s, SS_HALTED, pc[s], icount[s]);
+        // a HALT CHAIN to a bad program halts the slice with an error: that is one error record
+        if (halted[s] && !halted_q[s] && !error[s])
+          otpu_ev_state(s, SS_HALTED, pc[s], icount[s]);
         if (error[s] && !error_q[s]) otpu_ev_state(s, SS_ERROR, pc[s], icount[s]);
       end
     end

@@ -3,12 +3,14 @@
 
 #include "input.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum {
     CASE_MAX_BYTES = 1 << 16, /* case.txt */
@@ -277,6 +279,47 @@ static int read_bin(const char *path, uint64_t maxlen, uint8_t **out, size_t *no
     return 0;
 }
 
+/* plusargs.txt (optional): one line of "+name=value" words separated by spaces or tabs (a
+ * final newline allowed), kept joined by one space; the model ignores them, tools that run the
+ * RTL for a bundle (otpu-shrink) pass them on. */
+static int read_plusargs(const char *dir, otpu_bundle *b, char *err, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/plusargs.txt", dir);
+    if (!otpu_input_exists(path))
+        return 0;
+    char *text;
+    size_t len;
+    if (otpu_input_read(path, sizeof b->plusargs - 1, &text, &len, err, n))
+        return -1;
+    if (len && text[len - 1] == '\n')
+        text[--len] = 0;
+    if (len && text[len - 1] == '\r')
+        text[--len] = 0;
+    int rc = 0;
+    if (bad_byte(text, len) >= 0)
+        rc = otpu_fail_msg(err, n, "%s: one line of +name=value words, without control bytes",
+                           path);
+    size_t o = 0;
+    for (const char *p = text + strspn(text, " \t"); !rc && *p; p += strspn(p, " \t")) {
+        size_t k = strcspn(p, " \t");
+        const char *eq = memchr(p, '=', k);
+        if (p[0] != '+' || !eq || eq == p + 1 || eq == p + k - 1) {
+            char q[80];
+            rc = otpu_fail_msg(err, n, "%s: '%s' is not a +name=value word", path,
+                               otpu_escape(p, k, q, sizeof q));
+        }
+        if (o)
+            b->plusargs[o++] = ' ';
+        memcpy(b->plusargs + o, p, k);
+        o += k;
+        p += k;
+    }
+    b->plusargs[o] = 0;
+    free(text);
+    return rc;
+}
+
 /* A prog_<s>.hex or dram_<s>.bin for a slice the Config does not have is a bundle that
  * does not say what it means (a wrong S): refused. */
 static int stray_slice(const char *dir, uint32_t S, char *err, size_t n)
@@ -302,7 +345,8 @@ int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
         return otpu_fail_msg(err, n, "%s: not a bundle folder (%s)", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return otpu_fail_msg(err, n, "%s: not a bundle folder (not a directory)", dir);
-    if (read_case(dir, b, err, n) || stray_slice(dir, b->cfg.S, err, n))
+    if (read_case(dir, b, err, n) || stray_slice(dir, b->cfg.S, err, n) ||
+        read_plusargs(dir, b, err, n))
         return -1;
     uint32_t S = b->cfg.S;
     b->prog = calloc(S, sizeof *b->prog);
@@ -344,11 +388,43 @@ void otpu_bundle_free(otpu_bundle *b)
     b->dram_len = NULL;
 }
 
+/* Removes the files of the bundle format from an existing folder (programs, DRAM images,
+ * golden results, plusargs), so that a bundle written over another keeps nothing of it: a
+ * prog_2.hex left beside S=2 is refused, a golden trace of another program would mislead. */
+static int clear_bundle_files(const char *dir, char *err, size_t n)
+{
+    static const char *const kinds[][2] = {{"prog_", ".hex"}, {"dram_", ".bin"},
+                                           {"trace_", ".txt"}, {"final_", ".txt"},
+                                           {"plusargs", ".txt"}};
+    DIR *d = opendir(dir);
+    if (!d)
+        return otpu_fail_msg(err, n, "%s: cannot read: %s", dir, strerror(errno));
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            size_t a = strlen(kinds[k][0]), z = strlen(kinds[k][1]);
+            if (len >= a + z && !strncmp(e->d_name, kinds[k][0], a) &&
+                !strcmp(e->d_name + len - z, kinds[k][1])) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                if (unlink(path) && errno != ENOENT)
+                    rc = otpu_fail_msg(err, n, "%s: cannot remove: %s", path, strerror(errno));
+                break;
+            }
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n)
 {
     char path[4096];
     if (mkdir(dir, 0777) && errno != EEXIST)
         return otpu_fail_msg(err, n, "%s: cannot create: %s", dir, strerror(errno));
+    if (clear_bundle_files(dir, err, n))
+        return -1;
     snprintf(path, sizeof path, "%s/case.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f)
@@ -372,6 +448,14 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
         fprintf(f, "error=%s\n", b->error);
     if (fclose(f))
         return otpu_fail_msg(err, n, "%s: write error", path);
+    if (b->plusargs[0]) {
+        snprintf(path, sizeof path, "%s/plusargs.txt", dir);
+        if (!(f = fopen(path, "w")))
+            return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
+        fprintf(f, "%s\n", b->plusargs);
+        if (fclose(f))
+            return otpu_fail_msg(err, n, "%s: write error", path);
+    }
     for (uint32_t s = 0; s < c->S; s++) {
         snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
         if (!(f = fopen(path, "w")))
@@ -384,8 +468,11 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
         size_t len = b->dram_len[s];
         while (len && !b->dram[s][len - 1])
             len--;
-        if (!(f = fopen(path, "wb")) || fwrite(b->dram[s], 1, len, f) != len || fclose(f))
-            return otpu_fail_msg(err, n, "%s: cannot write", path);
+        if (!(f = fopen(path, "wb")))
+            return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
+        int bad = fwrite(b->dram[s], 1, len, f) != len;
+        if (fclose(f) || bad)
+            return otpu_fail_msg(err, n, "%s: write error", path);
     }
     return 0;
 }

@@ -1,5 +1,6 @@
 /* bundle.h - run bundles (docs/bundle.md): a folder with case.txt (Config, ARGS,
- * expectations), prog_<s>.hex and dram_<s>.bin for every slice. One reader for every tool:
+ * expectations), prog_<s>.hex and dram_<s>.bin for every slice, and optionally the RTL's
+ * plusargs (plusargs.txt). One reader for every tool:
  * each file is a bounded regular file (input.h) with one grammar, checked in full. */
 #ifndef OTPU_SIM_BUNDLE_H
 #define OTPU_SIM_BUNDLE_H
@@ -25,6 +26,9 @@ typedef struct {
     size_t *prog_words;
     uint8_t **dram;            /* [S] initial DRAM images (trailing zeros may be trimmed) */
     size_t *dram_len;
+    char plusargs[4097];       /* plusargs.txt (optional): the RTL's plusargs of the run, words
+                                * "+name=value" joined by one space ("": none); the model
+                                * ignores them */
 } otpu_bundle;
 
 /* Read a bundle folder. 0, or -1 with one line in err naming the file (and line) at fault. */
@@ -39,7 +43,9 @@ int otpu_case_parse(const char *text, size_t len, const char *path, otpu_bundle 
                     size_t errlen);
 int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_words,
                    uint32_t **words, size_t *nwords, char *err, size_t errlen);
-/* Write a bundle folder (creating it): case.txt, prog_<s>.hex, dram_<s>.bin. */
+/* Write a bundle folder (creating it): case.txt, prog_<s>.hex, dram_<s>.bin, and plusargs.txt
+ * when there are plusargs. Over an existing bundle, the format's files it does not write
+ * (another S's programs and images, golden results, plusargs) are removed first. */
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t errlen);
 
 /* A machine for the bundle with its programs, DRAM images and arguments loaded. */

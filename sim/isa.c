@@ -222,6 +222,167 @@ otpu_ops otpu_operands(const otpu_instr *in, const uint32_t R[16])
     return o;
 }
 
+/* The flag bit b when on is set. */
+static unsigned fl(int on, unsigned b)
+{
+    return on ? b : 0;
+}
+
+void otpu_encode_operands(unsigned op, const otpu_ops *o, otpu_instr *out)
+{
+    memset(out, 0, sizeof *out);
+    out->op = (uint8_t)op;
+    uint32_t *w = out->w;
+    unsigned f = 0;
+    switch (otpu_op_format(op)) {
+    case OTPU_FMT_NONE:
+        break;
+    case OTPU_FMT_HALT:
+        f = fl(o->halt.chain, OTPU_F_CHAIN);
+        out->ra = o->halt.addr.reg;
+        out->rb = o->halt.count.reg;
+        break;
+    case OTPU_FMT_LI:
+        out->rd = o->li.rd;
+        w[1] = o->li.imm;
+        break;
+    case OTPU_FMT_ADDI:
+        out->rd = o->addi.rd;
+        out->ra = o->addi.sum.reg;
+        w[1] = o->addi.sum.imm;
+        break;
+    case OTPU_FMT_LOOP:
+        w[1] = o->loop.body;
+        out->ra = o->loop.count.reg;
+        w[2] = o->loop.count.imm;
+        break;
+    case OTPU_FMT_RLD:
+        out->rd = o->rld.rd;
+        out->ra = o->rld.tmem.reg;
+        w[1] = o->rld.tmem.imm;
+        out->rb = o->rld.mul.reg;
+        w[2] = o->rld.mul.imm;
+        f = fl(o->rld.raw, OTPU_F_RAW) | fl(o->rld.has_mul, OTPU_F_MUL);
+        break;
+    case OTPU_FMT_WAITW:
+        out->ra = o->waitw.dram.reg;
+        w[1] = o->waitw.dram.imm;
+        out->rb = o->waitw.tmem.reg;
+        w[2] = o->waitw.tmem.imm;
+        out->rc = o->waitw.ref.reg;
+        w[3] = o->waitw.ref.imm;
+        w[4] = o->waitw.mask;
+        w[5] = o->waitw.interval;
+        w[6] = o->waitw.timeout;
+        f = o->waitw.cmp & 3;
+        break;
+    case OTPU_FMT_DMA:
+        out->ra = o->dma.dram.reg;
+        w[1] = o->dma.dram.imm;
+        out->rb = o->dma.tmem.reg;
+        w[2] = o->dma.tmem.imm;
+        w[3] = o->dma.n;
+        break;
+    case OTPU_FMT_DSTEP:
+        out->ra = o->dstep.dram.reg;
+        w[1] = o->dstep.dram.imm;
+        out->rb = o->dstep.qk.reg;
+        w[2] = o->dstep.qk.imm;
+        out->rc = o->dstep.v.reg;
+        w[3] = o->dstep.v.imm;
+        w[4] = (o->dstep.rows & 0xFFFF) | o->dstep.cols << 16;
+        w[5] = o->dstep.g;
+        w[6] = o->dstep.o;
+        w[7] = o->dstep.gs;
+        f = fl(o->dstep.zero, OTPU_F_DZERO);
+        break;
+    case OTPU_FMT_STREAM:
+        w[1] = (o->stream.desc & 0xFFFF) | o->stream.ks << 16;
+        out->ra = o->stream.src.reg;
+        w[2] = o->stream.src.imm;
+        w[3] = o->stream.dst.imm;
+        out->rb = o->stream.vec.reg;
+        w[4] = o->stream.vec.imm;
+        out->rc = o->stream.x.reg;
+        w[5] = o->stream.x.imm;
+        out->rd = o->stream.k.reg;
+        w[6] = o->stream.k.imm;
+        w[7] = o->stream.out;
+        f = fl(o->stream.zero, OTPU_F_SZERO) | fl(o->stream.src_t, OTPU_F_SRC_T) |
+            fl(o->stream.dst_t, OTPU_F_DST_T) | fl(o->stream.nodst, OTPU_F_NODST);
+        break;
+    case OTPU_FMT_MM:
+        out->ra = o->mm.sa.reg;
+        w[1] = o->mm.sa.imm;
+        out->rb = o->mm.ssa.reg;
+        w[2] = o->mm.ssa.imm;
+        out->rc = o->mm.out.reg;
+        w[3] = o->mm.out.imm;
+        w[4] = (o->mm.N & 0xFFFF) | o->mm.KB << 16;
+        w[5] = o->mm.rs;
+        w[6] = (o->mm.ors & 0xFFFF) | (o->mm.M & 0xFF) << 16 | o->mm.ab << 24;
+        w[7] = o->mm.srs;
+        f = (o->mm.wf & 3) << OTPU_WF_SHIFT | fl(o->mm.unit, OTPU_F_UNIT) |
+            fl(o->mm.acc, OTPU_F_ACC) | fl(o->mm.rmax, OTPU_F_RMAX) |
+            fl(o->mm.ascale, OTPU_F_ASCALE) | fl(o->mm.pair, OTPU_F_PAIR);
+        break;
+    case OTPU_FMT_QACT:
+        out->ra = o->qact.src.reg;
+        w[1] = o->qact.src.imm;
+        w[2] = (o->qact.rows & 0xFF) | (o->qact.ab & 0xFF) << 8 | o->qact.KB << 16;
+        w[3] = o->qact.srs;
+        w[4] = o->qact.cscale;
+        w[5] = o->qact.rscale;
+        f = fl(o->qact.row, OTPU_F_ROW) | fl(o->qact.has_cscale, OTPU_F_CSCALE) |
+            fl(o->qact.has_rscale, OTPU_F_RSCALE) | fl(o->qact.dup, OTPU_F_DUP);
+        break;
+    case OTPU_FMT_QST:
+        out->ra = o->qst.src.reg;
+        w[1] = o->qst.src.imm;
+        out->rb = o->qst.dst.reg;
+        w[2] = o->qst.dst.imm;
+        out->rc = o->qst.sdst.reg;
+        w[3] = o->qst.sdst.imm;
+        w[4] = (o->qst.rows & 0xFFFF) | o->qst.KB << 16;
+        w[5] = o->qst.srs;
+        w[6] = o->qst.drs;
+        w[7] = o->qst.es;
+        f = fl(o->qst.row, OTPU_F_ROW) | fl(o->qst.half, OTPU_F_HALF);
+        break;
+    case OTPU_FMT_VOP:
+        out->ra = o->vop.dst.reg;
+        w[1] = o->vop.dst.imm;
+        out->rb = o->vop.a.reg;
+        w[2] = o->vop.a.imm;
+        out->rc = o->vop.b.reg;
+        w[3] = o->vop.b.imm;
+        w[4] = (o->vop.rows & 0xFFFF) | o->vop.cols << 16;
+        w[5] = (o->vop.drs & 0xFFFF) | o->vop.ars << 16;
+        w[6] = (o->vop.brs & 0xFFFF) | (o->vop.func & 0xFF) << 16 | (o->vop.bmode & 3) << 24;
+        out->rd = o->vop.imm.reg;
+        w[7] = o->vop.imm.imm;
+        f = fl(o->vop.dscalar, OTPU_F_DSCALAR) | fl(o->vop.done, OTPU_F_DONE);
+        break;
+    case OTPU_FMT_GATHER:
+        out->ra = o->gather.src.reg;
+        w[1] = o->gather.src.imm;
+        out->rb = o->gather.dst.reg;
+        w[2] = o->gather.dst.imm;
+        w[3] = (o->gather.rows & 0xFFFF) | o->gather.cols << 16;
+        w[4] = o->gather.srs;
+        w[5] = o->gather.drs;
+        w[6] = o->gather.seg;
+        break;
+    }
+    out->flags = (uint8_t)f;
+    out->ra &= 15;
+    out->rb &= 15;
+    out->rc &= 15;
+    out->rd &= 15;
+    w[0] = (uint32_t)out->op | (uint32_t)out->ra << 8 | (uint32_t)out->rb << 12 |
+           (uint32_t)out->rc << 16 | (uint32_t)out->rd << 20 | (uint32_t)out->flags << 24;
+}
+
 const char *otpu_unit_name(otpu_unit u)
 {
     return (unsigned)u < OTPU_UNIT_COUNT ? otpu_unit_names[u] : "?";
@@ -249,6 +410,25 @@ uint32_t otpu_f2i(uint32_t bits)
     uint32_t m = (bits & 0x7FFFFF) | 0x800000;
     uint32_t v = e >= 150 ? m << (e - 150) : m >> (150 - e);
     return bits >> 31 ? (uint32_t)(0u - v) : v;
+}
+
+int otpu_flags_allowed(unsigned op, unsigned flags)
+{
+    switch (op) {
+    case OTPU_OP_MM: {
+        unsigned wf = (flags >> OTPU_WF_SHIFT) & 3;
+        if (wf == 3 || ((flags & OTPU_F_PAIR) && wf == OTPU_WF_INT8))
+            return 0;
+        return !(flags & OTPU_F_ASCALE) ||
+               (flags & (OTPU_F_UNIT | OTPU_F_ACC)) == (OTPU_F_UNIT | OTPU_F_ACC);
+    }
+    case OTPU_OP_QST:
+        return !(flags & OTPU_F_HALF) || (flags & OTPU_F_ROW);
+    case OTPU_OP_WAITW:
+        return (flags & 3) != 3;
+    default:
+        return 1;
+    }
 }
 
 int otpu_waitw_holds(uint32_t v, uint32_t ref, unsigned cmp, uint32_t mask)

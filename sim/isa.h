@@ -9,8 +9,8 @@
  * field (execution, footprints, disassembly, the checker, the tools) reads it there.
  *
  * Adding an instruction touches: its row here (and, for a new format, its struct in otpu_ops,
- * its case in otpu_operands and in the disassembler, isa.c); its execute function
- * otpu_exec_<name> (an exec_*.c of its unit, declared in slice.h); its footprint function
+ * its case in otpu_operands, otpu_encode_operands and the disassembler, isa.c); its execute
+ * function otpu_exec_<name> (an exec_*.c of its unit, declared in slice.h); its footprint function
  * (footprint.c); its tests. The reference RTL (rtl/) has its own decoder: it is the second
  * implementation, written independently.
  */
@@ -185,6 +185,18 @@ typedef struct {
 /* Decode an instruction's operands by its format, with the registers R (NULL: none, every
  * value is its immediate). */
 otpu_ops otpu_operands(const otpu_instr *ins, const uint32_t R[16]);
+/* The inverse of otpu_operands: an instruction of opcode op with the operands o (of op's
+ * format; the values of its otpu_ri fields are ignored: their imm and reg are encoded). Bits no
+ * field of the format defines are zero; w[0] holds the op, register and flag fields. STREAM's
+ * src and dst share ra: src.reg is encoded. */
+void otpu_encode_operands(unsigned op, const otpu_ops *o, otpu_instr *out);
+
+/* Whether the ISA accepts opcode op with flags (w0[31:24]) whatever its other operands: 0 the
+ * combination is illegal (MM: weight format 3, PAIR with int8 weights, ASCALE without UNIT and
+ * ACC; QST: HALF without ROW; WAITW: compare 3), 1 it is accepted. The execute functions
+ * raise these as ILLEGAL in their own order among their other checks (the reference's);
+ * tests/test_sim.cpp holds the two to agreement. */
+int otpu_flags_allowed(unsigned op, unsigned flags);
 /* Recompute the R[reg] + imm operands of decoded operands with other registers (a decoded
  * program is resolved before each instruction runs, not decoded again). */
 void otpu_ops_resolve(otpu_ops *o, const uint32_t R[16]);

@@ -1,6 +1,7 @@
 /* otpu-sim - run, check and disassemble openTPU programs with libotpusim.
  *
- *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N] [--progress]
+ *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--coverage FILE] [--max-steps N]
+ *                [--progress]
  *   otpu-sim check BUNDLE [--max-steps N]
  *   otpu-sim disasm FILE.hex
  *
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "bundle.h"
+#include "coverage.h"
 #include "golden.h"
 #include "input.h"
 #include "machine.h"
@@ -23,7 +25,8 @@
 #define DEFAULT_MAX_STEPS 10000000ull /* the reference's Machine.run default */
 
 static const char usage[] =
-    "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--max-steps N] [--progress]\n"
+    "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--coverage FILE] [--max-steps N]\n"
+    "                    [--progress]\n"
     "       otpu-sim check BUNDLE [--max-steps N]\n"
     "       otpu-sim disasm FILE.hex\n"
     "\n"
@@ -32,6 +35,8 @@ static const char usage[] =
     "                       with several slices, FILE gets _<s> before its extension\n"
     "        --dump DIR     write final_<s>.txt (the golden format), tmem_<s>.bin,\n"
     "                       dram_<s>.bin (trailing zeros trimmed), act_<s>.bin, ascale_<s>.bin\n"
+    "        --coverage FILE  write the functional coverage of the run (JSON; otpu-cov\n"
+    "                       reports it; the bins: docs/coverage.md)\n"
     "        --max-steps N  stop with an error after N instructions (default 10000000, the\n"
     "                       reference's; 0: no limit)\n"
     "        --progress     instructions executed and rate on stderr, once a second (default\n"
@@ -60,7 +65,7 @@ static int bad_msg(const char *msg)
 }
 
 typedef struct {
-    const char *bundle, *trace, *dump;
+    const char *bundle, *trace, *dump, *coverage;
     uint64_t max_steps;
     int progress;
 } options;
@@ -115,6 +120,8 @@ static int parse(int argc, char **argv, options *o, int allow_out)
             o->trace = argv[++i];
         } else if (allow_out && !strcmp(a, "--dump") && i + 1 < argc) {
             o->dump = argv[++i];
+        } else if (allow_out && !strcmp(a, "--coverage") && i + 1 < argc) {
+            o->coverage = argv[++i];
         } else if (a[0] == '-') {
             return bad("unknown option or missing value: %s (see --help)", a);
         } else if (!o->bundle) {
@@ -206,6 +213,7 @@ static int cmd_run(int argc, char **argv)
     uint32_t S = b.cfg.S;
     FILE **files = calloc(S, sizeof *files);
     otpu_tracer *t = NULL;
+    otpu_coverage *cov = NULL;
     int rc = 0;
     if (o.trace) {
         for (uint32_t s = 0; s < S && !rc; s++) {
@@ -221,6 +229,15 @@ static int cmd_run(int argc, char **argv)
             otpu_machine_set_listener(m, &l);
         }
     }
+    if (!rc && o.coverage) {
+        cov = otpu_coverage_new(&b.cfg);
+        if (!cov) {
+            rc = bad_msg("out of memory for the coverage model");
+        } else {
+            otpu_listener l = t ? otpu_tracer_listener(t) : (otpu_listener){0};
+            otpu_coverage_attach(cov, m, &l);
+        }
+    }
     if (!rc) {
         int r = run_with_progress(m, o.max_steps, o.progress || isatty(2));
         summary(m);
@@ -230,12 +247,15 @@ static int cmd_run(int argc, char **argv)
         }
         if (o.dump && dump(o.dump, m))
             rc = 2;
+        if (cov && otpu_coverage_write_json(cov, o.coverage, err, sizeof err))
+            rc = bad_msg(err);
     }
     for (uint32_t s = 0; s < S; s++)
         if (files[s] && files[s] != stdout && fclose(files[s]))
             rc = bad_msg("cannot finish writing the trace");
     free(files);
     otpu_tracer_free(t);
+    otpu_coverage_free(cov);
     otpu_machine_free(m);
     otpu_bundle_free(&b);
     return rc;

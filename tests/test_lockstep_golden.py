@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Every bundle of the golden vectors and the bench passes otpu-lockstep on the reference RTL:
-no false alarm (error cases: both sides stop at the same instruction).
+"""Every bundle of the given folders (the golden vectors, the bench, tests/lockstep_regress)
+passes otpu-lockstep on the reference RTL: no false alarm (error cases: both sides stop at the
+same instruction).
 
 usage: test_lockstep_golden.py OTPU_LOCKSTEP FOLDER..."""
 import os

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "asm.h"
+#include "bundle.h"
+#include "cases.h"
 #include "dot.h"
 #include "fp32.h"
 
@@ -111,6 +113,51 @@ TEST(Isa, OperandsAddTheirRegisters)
     EXPECT_EQ(o.dma.dram.value, 0x120u);
     EXPECT_EQ(o.dma.dram.imm, 0x20u);
     EXPECT_EQ(o.dma.n, 4u);
+}
+
+// otpu_flags_allowed against the model: every flags byte on the first MM and QST of golden
+// programs; the model's ILLEGAL at that pc means a combination the predicate refuses,
+// and a refused one stops the model there (with ILLEGAL, or an operand check the model makes
+// first).
+TEST(Isa, FlagsAllowedIsWhatTheModelAccepts)
+{
+    std::set<unsigned> tried_ops;
+    size_t illegal_seen = 0;
+    for (const std::string &dir : otpu_test::isa_cases()) {
+        otpu_bundle b;
+        char err[1024];
+        ASSERT_EQ(otpu_bundle_read(dir.c_str(), &b, err, sizeof err), 0) << err;
+        for (unsigned op : {OTPU_OP_MM, OTPU_OP_QST, OTPU_OP_WAITW}) {
+            size_t at = SIZE_MAX;
+            for (size_t i = 0; i + 8 <= b.prog_words[0] && at == SIZE_MAX; i += 8)
+                if (otpu_decode(&b.prog[0][i]).op == op)
+                    at = i;
+            if (at == SIZE_MAX || b.expect_error || tried_ops.count(op))
+                continue;
+            tried_ops.insert(op);
+            uint32_t saved = b.prog[0][at];
+            for (unsigned f = 0; f < 256; f++) {
+                b.prog[0][at] = (saved & 0x00FFFFFFu) | f << 24;
+                otpu_error e;
+                otpu_machine *m = otpu_bundle_machine(&b, &e);
+                ASSERT_NE(m, nullptr) << e.msg;
+                int rc = otpu_machine_run(m, 1000000);
+                const otpu_error *me = otpu_machine_error(m);
+                bool here = rc != 0 && me->slice == 0 && me->pc == at / 8;
+                bool illegal = here && me->kind == OTPU_ERR_ILLEGAL;
+                illegal_seen += illegal;
+                if (otpu_flags_allowed(op, f))
+                    EXPECT_FALSE(illegal) << dir << " flags " << f << ": " << me->msg;
+                else
+                    EXPECT_TRUE(here) << dir << " flags " << f << " ran on";
+                otpu_machine_free(m);
+            }
+            b.prog[0][at] = saved;
+        }
+        otpu_bundle_free(&b);
+    }
+    EXPECT_TRUE(tried_ops.count(OTPU_OP_MM) && tried_ops.count(OTPU_OP_QST)); // (no vector has
+    EXPECT_GT(illegal_seen, 0u);                                           // WAITW: Waitw.*)
 }
 
 TEST(Isa, F2iTruncatesAndSaturates)
@@ -448,6 +495,8 @@ TEST(Waitw, BadCompareIsIllegal)
     t.load(0, {waitw(FLAG, 1, 1, 3), halt()});
     EXPECT_EQ(t.run(), -1);
     EXPECT_EQ(t.e()->kind, OTPU_ERR_ILLEGAL);
+    for (unsigned cmp = 0; cmp < 4; cmp++) // otpu_flags_allowed says the same
+        EXPECT_EQ(otpu_flags_allowed(OTPU_OP_WAITW, cmp), cmp != 3);
 }
 
 // ---------------------------------------------------------------- HALT CHAIN

@@ -1,0 +1,59 @@
+/* generate.h - otpu-gen's library: one run bundle of a family, from (family, seed, index,
+ * Config), checked in the model before it is returned. The coverage and shrink tools can
+ * call it directly. Same arguments, same bundle, on every machine. */
+#ifndef OTPU_GEN_GENERATE_H
+#define OTPU_GEN_GENERATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bundle.h"
+#include "program.h"
+
+typedef struct {
+    const char *name;
+    const char *what;                    /* one line for --help */
+    void (*defaults)(otpu_config *cfg);  /* the family's Config defaults (NULL: none) */
+    const char *(*refuses)(const otpu_config *cfg); /* why a Config cannot have it (NULL) */
+    int (*build)(gen_ctx *c);            /* 0, or -1: this Config cannot have the family */
+} gen_family;
+
+extern const gen_family gen_families[];
+extern const size_t gen_nfamilies;
+const gen_family *gen_family_find(const char *name);
+
+/* What generating one bundle took, and the model's outcome in its own words. */
+typedef struct {
+    unsigned discarded;        /* programs thrown away */
+    unsigned repaired;         /* instructions replaced */
+    char model_error[640];     /* the model's error message ("" for expect=ok) */
+} gen_info;
+
+/* Fill *out (free it with otpu_bundle_free) with bundle `index` of `family` for `seed` on
+ * cfg (already the family's defaults plus overrides, checked). The model runs it: out's
+ * expect= (and error=) is its outcome, which is the one the family intended. 0, or -1 with
+ * one line in err. info may be NULL. */
+int otpu_gen_bundle(const gen_family *family, uint64_t seed, uint64_t index,
+                    const otpu_config *cfg, otpu_bundle *out, gen_info *info, char *err,
+                    size_t errlen);
+
+/* The families (family_<name>.c). */
+int gen_family_mix(gen_ctx *c);
+int gen_family_hazard(gen_ctx *c);
+int gen_family_dma(gen_ctx *c);
+int gen_family_mm(gen_ctx *c);
+int gen_family_stream(gen_ctx *c);
+int gen_family_fp(gen_ctx *c);
+int gen_family_error(gen_ctx *c);
+void gen_family_stream_defaults(otpu_config *cfg);
+void gen_family_mm_defaults(otpu_config *cfg);
+const char *gen_family_stream_refuses(const otpu_config *cfg);
+
+/* Helpers the families share: every slice's address registers set up; the program ends
+ * (HALT; with chain, slice 0 HALT CHAINs to a short second program in its DRAM). */
+void gen_start_all(gen_ctx *c);
+void gen_end(gen_ctx *c, int chain);
+/* The same collective (BAR or GATHER) at the end of every slice's program so far. */
+void gen_collective(gen_ctx *c, unsigned op);
+
+#endif

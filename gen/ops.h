@@ -1,0 +1,34 @@
+/* ops.h - random operands for one instruction of any opcode, shaped so that most are valid
+ * in the context's pools (the model has the last word: generate.c repairs the rest). */
+#ifndef OTPU_GEN_OPS_H
+#define OTPU_GEN_OPS_H
+
+#include "program.h"
+
+/* Emit one instruction of opcode op with random operands (LOOP and HALT excepted: the
+ * builder and the families place those; BAR and GATHER only where every slice has them).
+ * STREAM also loads its descriptor. Returns its pc or -1. */
+int64_t gen_random_op(gen_ctx *c, unsigned op);
+/* Random operands of op (no instruction emitted; STREAM: the descriptor is not loaded). */
+otpu_ops gen_random_ops(gen_ctx *c, unsigned op);
+/* Flags (w0[31:24]) for an instruction of op: every combination the ISA accepts and the
+ * Config allows, in turn (the bundle's index plus the instructions of op before it, modulo
+ * their number), so that a family's bundles go through all of them. */
+unsigned gen_flags(gen_ctx *c, unsigned op);
+/* The next VOP function of the OTPU_VFUNCS rows, in turn. */
+unsigned gen_next_vfunc(gen_ctx *c);
+/* An opcode of the OTPU_OPCODES rows the Config allows here (no LOOP, HALT, BAR, GATHER). */
+unsigned gen_pick_op(gen_ctx *c);
+/* Whether the Config enables op (DSTEP, STREAM). */
+int gen_op_allowed(const gen_ctx *c, unsigned op);
+
+/* n instructions chosen by pick (gen_pick_op when NULL), with LOOPs opened and closed at
+ * random around them (address registers stepping by positive or negative strides). Loops
+ * are closed at the end. */
+void gen_body(gen_ctx *c, unsigned n, unsigned (*pick)(gen_ctx *c));
+
+/* Loops opened down to GEN_MAX_DEPTH (1 or 2 iterations each, an instruction in each level),
+ * n instructions in the innermost, all closed. */
+void gen_nest(gen_ctx *c, unsigned n, unsigned (*pick)(gen_ctx *c));
+
+#endif

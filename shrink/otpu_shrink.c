@@ -1,0 +1,291 @@
+/* otpu-shrink - reduces a failing run bundle to a locally minimal one that fails the same way.
+ *
+ *   otpu-shrink BUNDLE [--cmd 'COMMAND {}'] [--lockstep PATH] [--out DIR] [--max-tries N]
+ *
+ * The passes (passes.h) run coarse to fine, again and again until none of them finds a
+ * smaller candidate that fails the same way (oracle.h). Exit: 0 the reduced bundle is
+ * written, 1 the bundle does not fail (nothing to shrink), 2 bad input. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bundle.h"
+#include "input.h"
+#include "oracle.h"
+#include "passes.h"
+#include "proc.h"
+
+static const char usage[] =
+    "usage: otpu-shrink BUNDLE [--cmd 'COMMAND {}'] [--lockstep PATH] [--out DIR]\n"
+    "                   [--max-tries N]\n"
+    "\n"
+    "Reduces a failing bundle (delta debugging over slices, register operands, instructions,\n"
+    "LOOP counts, HALT CHAINs and DRAM ranges) until no smaller candidate fails the same way:\n"
+    "the command's exit status and, with otpu-lockstep, the divergence's kind, unit and\n"
+    "opcode; the C model's outcome must stay.\n"
+    "  --cmd 'COMMAND {}'  the command that judges a candidate ({}: its folder); default:\n"
+    "                      otpu-lockstep run {} --report DIR --wave-window 0 with the\n"
+    "                      bundle's plusargs.txt\n"
+    "  --lockstep PATH     the default command's otpu-lockstep (default: $OTPU_LOCKSTEP, else\n"
+    "                      ../rtl_bridge/otpu-lockstep beside this tool)\n"
+    "  --out DIR           the reduced bundle, with shrink.txt (default: BUNDLE.shrunk)\n"
+    "  --max-tries N       stop after N candidates (default: none)\n"
+    "\n"
+    "exit status: 0 the reduced bundle is written, 1 the bundle does not fail, 2 bad input\n";
+
+typedef struct {
+    const char *bundle, *cmd, *lockstep, *out;
+    uint64_t max_tries;
+} options;
+
+static int bad(const char *fmt, const char *a)
+{
+    char q[300];
+    fprintf(stderr, "otpu-shrink: ");
+    fprintf(stderr, fmt, otpu_escape(a, strlen(a), q, sizeof q));
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+    const char *tries = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **val = !strcmp(a, "--cmd")         ? &o->cmd
+                           : !strcmp(a, "--lockstep")  ? &o->lockstep
+                           : !strcmp(a, "--out")       ? &o->out
+                           : !strcmp(a, "--max-tries") ? &tries
+                                                       : NULL;
+        if (val && i + 1 < argc)
+            *val = argv[++i];
+        else if (val || (a[0] == '-' && a[1]))
+            return bad("unknown option or missing value: %s", a);
+        else if (!o->bundle)
+            o->bundle = a;
+        else
+            return bad("one bundle only: '%s' is a second", a);
+    }
+    if (tries) {
+        char *end;
+        errno = 0;
+        o->max_tries = strtoull(tries, &end, 10);
+        if (*tries < '0' || *tries > '9' || *end || errno)
+            return bad("--max-tries: '%s' is not a number", tries);
+    }
+    if (!o->bundle)
+        return bad("%s", "no bundle given (--help: usage)");
+    if (o->cmd && !strstr(o->cmd, "{}"))
+        return bad("--cmd: '%s' has no {} for the candidate's folder", o->cmd);
+    return 0;
+}
+
+/* The default command's otpu-lockstep: --lockstep, $OTPU_LOCKSTEP, else beside this tool. */
+static int find_lockstep(const options *o, char *path, size_t n)
+{
+    const char *p = o->lockstep ? o->lockstep : getenv("OTPU_LOCKSTEP");
+    if (p && *p) {
+        snprintf(path, n, "%s", p);
+    } else {
+        char self[PATH_MAX];
+        ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (k < 0)
+            return bad("%s", "cannot find otpu-lockstep (give --lockstep PATH)");
+        self[k] = 0;
+        char *slash = strrchr(self, '/');
+        *slash = 0;
+        snprintf(path, n, "%s/../rtl_bridge/otpu-lockstep", self);
+    }
+    char real[PATH_MAX];
+    if (access(path, X_OK) || !realpath(path, real))
+        return bad("%s: no otpu-lockstep to run (give --lockstep PATH or --cmd)", path);
+    snprintf(path, n, "%s", real);
+    return 0;
+}
+
+/* The output folder must be new or an earlier otpu-shrink output (with shrink.txt). */
+static int check_out(const char *dir)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/shrink.txt", dir);
+    if (otpu_input_exists(dir) && !otpu_input_exists(path))
+        return bad("%s exists and is not an earlier otpu-shrink output (give --out DIR)", dir);
+    return 0;
+}
+
+/* The output folder: made, or the files of an earlier output removed. */
+static int prepare_out(const char *dir)
+{
+    char path[4400];
+    if (!mkdir(dir, 0777))
+        return 0;
+    if (errno != EEXIST)
+        return bad("%s: cannot create the output folder", dir);
+    const char *names[] = {"case.txt", "plusargs.txt", "shrink.txt"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    for (unsigned s = 0; s < 64; s++)
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, k ? "%s/dram_%u.bin" : "%s/prog_%u.hex", dir, s);
+            unlink(path);
+        }
+    return 0;
+}
+
+static void remove_tmp(const char *tmp)
+{
+    char path[4400];
+    const char *files[] = {"run.log", "report/divergence.txt", "report/divergence.json",
+                           "report/wave.fst", "report"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmp, files[i]);
+        remove(path);
+    }
+    snprintf(path, sizeof path, "%s/candidate", tmp);
+    for (unsigned s = 0; s < 64; s++)
+        for (int k = 0; k < 2; k++) {
+            char f[4600];
+            snprintf(f, sizeof f, k ? "%s/dram_%u.bin" : "%s/prog_%u.hex", path, s);
+            remove(f);
+        }
+    const char *names[] = {"case.txt", "plusargs.txt", ""};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char f[4600];
+        snprintf(f, sizeof f, "%s/%s", path, names[i]);
+        remove(f);
+    }
+    remove(tmp);
+}
+
+static int write_note(const char *dir, const shrink_oracle *o, const otpu_bundle *b,
+                      const char *plus0, size_t before, const options *opt, int minimal,
+                      uint32_t S0, size_t d0)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/shrink.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return bad("%s: cannot write", path);
+    shrink_oracle_counts c = shrink_oracle_counts_get(o);
+    char q[300];
+    fprintf(f, "reduced by otpu-shrink from %s\n",
+            otpu_escape(opt->bundle, strlen(opt->bundle), q, sizeof q));
+    fprintf(f, "command: %s\n", shrink_oracle_command(o));
+    if (!opt->cmd)
+        fprintf(f, "plusargs: %s -> %s\n", plus0[0] ? plus0 : "none",
+                b->plusargs[0] ? b->plusargs : "none");
+    fprintf(f, "failure: %s\n", shrink_oracle_signature(o));
+    fprintf(f, "instructions: %zu -> %zu\n", before, shrink_instr_count(b));
+    fprintf(f, "slices: %u -> %u\n", S0, b->cfg.S);
+    fprintf(f, "non-zero DRAM bytes: %zu -> %zu\n", d0, shrink_dram_bytes(b));
+    fprintf(f, "candidates tried: %" PRIu64 " (%" PRIu64 " run, %" PRIu64
+               " refused by the model's outcome, %" PRIu64 " seen before)\n",
+            c.tried, c.runs, c.model, c.cached);
+    fprintf(f, "%s\n", minimal ? "locally minimal: no pass finds a smaller candidate"
+                               : "NOT minimal: stopped at --max-tries");
+    if (fclose(f))
+        return bad("%s: write error", path);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    options opt = {0};
+    if (parse(argc, argv, &opt))
+        return 2;
+    char err[1024], lockstep[PATH_MAX + 64], out[4096], tmp[4096];
+    if (!opt.cmd && find_lockstep(&opt, lockstep, sizeof lockstep))
+        return 2;
+    otpu_bundle b;
+    if (otpu_bundle_read(opt.bundle, &b, err, sizeof err)) {
+        fprintf(stderr, "otpu-shrink: %s\n", err);
+        return 2;
+    }
+    size_t blen = strlen(opt.bundle);
+    while (blen > 1 && opt.bundle[blen - 1] == '/')
+        blen--;
+    if (opt.out)
+        snprintf(out, sizeof out, "%s", opt.out);
+    else
+        snprintf(out, sizeof out, "%.*s.shrunk", (int)blen, opt.bundle);
+    char qb[300], qo[300]; /* the bundle's and the output's names, safe to print */
+    otpu_escape(opt.bundle, blen, qb, sizeof qb);
+    otpu_escape(out, strlen(out), qo, sizeof qo);
+    if (check_out(out)) {
+        otpu_bundle_free(&b);
+        return 2;
+    }
+    const char *td = getenv("TMPDIR");
+    snprintf(tmp, sizeof tmp, "%s/otpu-shrink-XXXXXX", td && *td ? td : "/tmp");
+    if (!mkdtemp(tmp)) {
+        otpu_bundle_free(&b);
+        return bad("%s: cannot make a temporary folder", tmp);
+    }
+    shrink_oracle_options oo = {opt.cmd ? NULL : lockstep, opt.cmd, tmp};
+    shrink_oracle *o = shrink_oracle_new(&oo, &b, err, sizeof err);
+    int rc = 2;
+    if (!o) {
+        if (!otpu_proc_interrupted())
+            fprintf(stderr, "otpu-shrink: %s\n", err);
+        goto done;
+    }
+    if (!shrink_oracle_fails(o)) {
+        fprintf(stderr, "otpu-shrink: %s does not fail (the command exits 0): nothing to "
+                "shrink\n", qb);
+        rc = 1;
+        goto done;
+    }
+    fprintf(stderr, "otpu-shrink: the failure to keep: %s\n", shrink_oracle_signature(o));
+    size_t before = shrink_instr_count(&b), d0 = shrink_dram_bytes(&b);
+    uint32_t S0 = b.cfg.S;
+    char plus0[sizeof b.plusargs];
+    memcpy(plus0, b.plusargs, sizeof plus0);
+    shrink_state st = {o, &b, opt.max_tries, 0, err, sizeof err};
+    int (*const passes[])(shrink_state *) = {shrink_slices,      shrink_fold_registers,
+                                             shrink_instructions, shrink_loop_counts,
+                                             shrink_unchain,     shrink_dram};
+    for (int changed = 1; changed && !st.out_of_tries;) {
+        changed = 0;
+        for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++) {
+            int r = passes[i](&st);
+            if (r < 0) {
+                if (!otpu_proc_interrupted())
+                    fprintf(stderr, "otpu-shrink: %s\n", err);
+                goto done;
+            }
+            changed |= r;
+        }
+    }
+    if (prepare_out(out))
+        goto done;
+    if (otpu_bundle_write(out, &b, err, sizeof err)) {
+        fprintf(stderr, "otpu-shrink: %s\n", err);
+        goto done;
+    }
+    if (write_note(out, o, &b, plus0, before, &opt, !st.out_of_tries, S0, d0))
+        goto done;
+    shrink_oracle_counts c = shrink_oracle_counts_get(o);
+    fprintf(stderr, "otpu-shrink: %zu -> %zu instructions%s after %" PRIu64
+            " candidates: %s\n", before, shrink_instr_count(&b),
+            st.out_of_tries ? " (stopped at --max-tries)" : "", c.tried, qo);
+    rc = 0;
+done:
+    shrink_oracle_free(o);
+    otpu_bundle_free(&b);
+    remove_tmp(tmp);
+    if (otpu_proc_interrupted()) /* a signal stopped a run: no verdict, the tool dies of it */
+        otpu_proc_reraise(otpu_proc_interrupted());
+    return rc;
+}

@@ -1,0 +1,998 @@
+/* coverage.c - the functional coverage model (the bins: coverage.h). */
+#include "coverage.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "footprint.h"
+#include "fp32.h"
+
+/* ------------------------------------------------------------------ bins */
+
+enum { G_OPFLAGS, G_VOP, G_HAZARD, G_RTL, G_LOOP, G_ERROR, G_FP, G_DATA, G_FIXED };
+static const char *const group_names[G_FIXED] = {"opcode-flags", "vop-bmode", "hazard", "rtl",
+                                                 "loop-depth", "error", "fp-class", "data"};
+
+#define NONE SIZE_MAX
+
+typedef struct {
+    size_t group; /* index into cov->groups */
+    char *name;
+    uint64_t count;
+    char *reason; /* NULL: reachable */
+} bin;
+
+enum { K_RAW, K_WAR, K_WAW, KINDS };
+enum { M_TMEM, M_DRAM, M_ACT, MEMS };
+static const char *const kind_names[KINDS] = {"RAW", "WAR", "WAW"};
+static const char *const mem_names[MEMS] = {"TMEM", "DRAM", "ACT"};
+enum { C_ZERO, C_SUBNORMAL, C_NORMAL, C_INF, C_NAN, CLASSES };
+static const char *const class_names[CLASSES] = {"zero", "subnormal", "normal", "inf", "nan"};
+enum { D_QACT_TIE, D_QST_TIE, D_ADDI_NEG, D_NESTED_REG, D_VOP_LONG, D_RED_LONG, DATA_BINS = 10 };
+enum { NRED = 5, LONG_COLS = 64, MAX_VFUNC = 32 };
+static const unsigned reductions[NRED] = {OTPU_V_RSUM, OTPU_V_RMAX, OTPU_V_RSSQ, OTPU_V_RDOT,
+                                          OTPU_V_ARGMAX};
+
+/* What each unit's window instructions may read (1) and write (2) per memory (the table in
+ * coverage.h, from sim/footprint.c's functions). */
+static const uint8_t unit_mem[OTPU_UNITS][MEMS] = {
+    [OTPU_UNIT_DMA] = {3, 3, 0}, [OTPU_UNIT_MXU] = {3, 1, 1}, [OTPU_UNIT_QUANT] = {1, 2, 2},
+    [OTPU_UNIT_VPU] = {3, 0, 0}, [OTPU_UNIT_COLL] = {3, 0, 0}};
+
+/* One window entry: a dispatched unit instruction's footprint. */
+typedef struct {
+    uint8_t unit;
+    uint8_t n;
+    otpu_range r[OTPU_FOOTPRINT_MAX];
+} win_entry;
+
+typedef struct {
+    win_entry w[OTPU_COV_WIN - 1];
+    unsigned nw, head; /* head: the oldest */
+} window;
+
+/* The RTL's in-flight instructions of one slice, by window slot. */
+enum { SLOTS = 256 };
+typedef struct {
+    uint8_t valid[SLOTS], started[SLOTS], unit[SLOTS];
+    uint64_t seq[SLOTS], start_cycle[SLOTS];
+    uint64_t nseq;
+} rtl_slice;
+
+struct otpu_coverage {
+    char **configs;
+    size_t nconfigs;
+    char **groups;
+    size_t ngroups;
+    bin *bins;
+    size_t nbins, cap;
+    int oom;
+    /* observation (a coverage built for a Config) */
+    int observing;
+    otpu_config cfg;
+    size_t op_base[256];          /* opcode -> its first entry of opflag */
+    size_t *opflag;               /* op_base[op] + flag combination -> its bin (NONE: the ISA
+                                   * rejects the combination: no bin, the error group counts it) */
+    size_t vop_base[MAX_VFUNC];   /* VOP function -> its first vop-bmode bin */
+    size_t fp_base[MAX_VFUNC];    /* VOP function -> its fp-class bins */
+    size_t hz[OTPU_UNITS][OTPU_UNITS][KINDS][MEMS];
+    size_t loop_base, err_base, data_base;
+    size_t ooo[OTPU_UNITS][OTPU_UNITS], ovl[OTPU_UNITS][OTPU_UNITS];
+    int has_rtl;
+    window *win;                  /* per slice */
+    rtl_slice *rtl;               /* per slice, made on the first RTL event */
+    uint32_t *scratch;
+    size_t scratch_cap;
+    otpu_machine *m;
+    otpu_listener next;
+};
+
+static char *dup_str(otpu_coverage *c, const char *s)
+{
+    char *d = s ? strdup(s) : NULL;
+    if (s && !d)
+        c->oom = 1;
+    return d;
+}
+
+static size_t add_group(otpu_coverage *c, const char *name)
+{
+    for (size_t g = 0; g < c->ngroups; g++)
+        if (!strcmp(c->groups[g], name))
+            return g;
+    char **g = realloc(c->groups, (c->ngroups + 1) * sizeof *g);
+    if (!g) {
+        c->oom = 1;
+        return 0;
+    }
+    c->groups = g;
+    g[c->ngroups] = dup_str(c, name);
+    return c->ngroups++;
+}
+
+/* Append a bin; its name is printf-formatted. Returns its index (NONE if out of memory). */
+static size_t add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
+{
+    if (c->nbins == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 256;
+        bin *b = realloc(c->bins, cap * sizeof *b);
+        if (!b) {
+            c->oom = 1;
+            return NONE;
+        }
+        c->bins = b;
+        c->cap = cap;
+    }
+    char name[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    c->bins[c->nbins] = (bin){group, dup_str(c, name), 0, dup_str(c, reason)};
+    return c->nbins++;
+}
+
+static void hit(otpu_coverage *c, size_t i)
+{
+    if (i != NONE && i < c->nbins)
+        c->bins[i].count++;
+}
+
+/* ---- opcode x flags: the flags each operand format defines (isa.h's flag enum) */
+
+typedef struct {
+    const char *name;
+    uint8_t mask, shift;
+    uint8_t nvals;               /* 0: a flag bit; else a field of nvals values */
+    const char *const *vals;
+} flag_def;
+
+static const char *const wf_vals[] = {"int8", "int4", "fp4", "3"};
+static const char *const cmp_vals[] = {"eq", "ne", "ge", "3"};
+
+static const struct {
+    uint8_t n;
+    flag_def f[6];
+} format_flags[] = {
+    [OTPU_FMT_HALT] = {1, {{"chain", OTPU_F_CHAIN, 0, 0, NULL}}},
+    [OTPU_FMT_RLD] = {2, {{"raw", OTPU_F_RAW, 0, 0, NULL}, {"mul", OTPU_F_MUL, 0, 0, NULL}}},
+    [OTPU_FMT_WAITW] = {1, {{"cmp", 3, 0, 4, cmp_vals}}},
+    [OTPU_FMT_DSTEP] = {1, {{"zero", OTPU_F_DZERO, 0, 0, NULL}}},
+    [OTPU_FMT_STREAM] = {4, {{"szero", OTPU_F_SZERO, 0, 0, NULL},
+                             {"src_t", OTPU_F_SRC_T, 0, 0, NULL},
+                             {"dst_t", OTPU_F_DST_T, 0, 0, NULL},
+                             {"nodst", OTPU_F_NODST, 0, 0, NULL}}},
+    [OTPU_FMT_MM] = {6, {{"unit", OTPU_F_UNIT, 0, 0, NULL}, {"acc", OTPU_F_ACC, 0, 0, NULL},
+                         {"rmax", OTPU_F_RMAX, 0, 0, NULL}, {"ascale", OTPU_F_ASCALE, 0, 0, NULL},
+                         {"pair", OTPU_F_PAIR, 0, 0, NULL},
+                         {"wf", 3 << OTPU_WF_SHIFT, OTPU_WF_SHIFT, 4, wf_vals}}},
+    [OTPU_FMT_QACT] = {4, {{"row", OTPU_F_ROW, 0, 0, NULL}, {"cscale", OTPU_F_CSCALE, 0, 0, NULL},
+                           {"rscale", OTPU_F_RSCALE, 0, 0, NULL}, {"dup", OTPU_F_DUP, 0, 0, NULL}}},
+    [OTPU_FMT_QST] = {2, {{"row", OTPU_F_ROW, 0, 0, NULL}, {"half", OTPU_F_HALF, 0, 0, NULL}}},
+    [OTPU_FMT_VOP] = {2, {{"dscalar", OTPU_F_DSCALAR, 0, 0, NULL},
+                          {"done", OTPU_F_DONE, 0, 0, NULL}}},
+};
+enum { NFORMATS = sizeof format_flags / sizeof format_flags[0] };
+
+static unsigned flag_radix(const flag_def *f)
+{
+    return f->nvals ? f->nvals : 2;
+}
+
+/* The name of combination `combo` (mixed radix, first flag lowest) of format fmt. */
+static void combo_name(unsigned fmt, unsigned combo, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    unsigned nf = fmt < NFORMATS ? format_flags[fmt].n : 0, x = combo;
+    for (unsigned k = 0; k < nf; k++) {
+        const flag_def *f = &format_flags[fmt].f[k];
+        unsigned d = x % flag_radix(f);
+        x /= flag_radix(f);
+        if (!f->nvals && d)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? "+" : "", f->name);
+    }
+    if (!len)
+        len += (size_t)snprintf(buf, n, "-");
+    x = combo;
+    for (unsigned k = 0; k < nf && len < n; k++) {
+        const flag_def *f = &format_flags[fmt].f[k];
+        unsigned d = x % flag_radix(f);
+        x /= flag_radix(f);
+        if (f->nvals)
+            len += (size_t)snprintf(buf + len, n - len, " %s=%s", f->name, f->vals[d]);
+    }
+}
+
+static unsigned combo_count(unsigned fmt)
+{
+    unsigned n = 1, nf = fmt < NFORMATS ? format_flags[fmt].n : 0;
+    for (unsigned k = 0; k < nf; k++)
+        n *= flag_radix(&format_flags[fmt].f[k]);
+    return n;
+}
+
+/* The flags byte of combination `combo` of format fmt (combo_of's inverse). */
+static unsigned flags_of(unsigned fmt, unsigned combo)
+{
+    unsigned flags = 0, nf = fmt < NFORMATS ? format_flags[fmt].n : 0;
+    for (unsigned k = 0; k < nf; k++) {
+        const flag_def *f = &format_flags[fmt].f[k];
+        unsigned d = combo % flag_radix(f);
+        combo /= flag_radix(f);
+        flags |= f->nvals ? d << f->shift : d ? f->mask : 0;
+    }
+    return flags;
+}
+
+static unsigned combo_of(unsigned fmt, unsigned flags)
+{
+    unsigned combo = 0, mul = 1, nf = fmt < NFORMATS ? format_flags[fmt].n : 0;
+    for (unsigned k = 0; k < nf; k++) {
+        const flag_def *f = &format_flags[fmt].f[k];
+        unsigned d = f->nvals ? (flags & f->mask) >> f->shift : !!(flags & f->mask);
+        combo += d * mul;
+        mul *= flag_radix(f);
+    }
+    return combo;
+}
+
+/* ---- VOP functions */
+
+/* the functions with an operand b (exec_vop.c: is_binary and RDOT) */
+static int vop_reads_b(unsigned f)
+{
+    return f <= OTPU_V_MIN || f == OTPU_V_FILL || f == OTPU_V_EXP2SUB || f == OTPU_V_RDOT;
+}
+
+static int is_reduction(unsigned f)
+{
+    for (unsigned k = 0; k < NRED; k++)
+        if (reductions[k] == f)
+            return 1;
+    return 0;
+}
+
+static const char *const bmode_names[4] = {"full", "row", "col", "scalar"};
+
+/* Result classes a function cannot produce (sim/fp32.c), with the reason; NULL: it can. */
+static const char *fp_never(unsigned f, unsigned cls)
+{
+    if ((f == OTPU_V_EXP2 || f == OTPU_V_EXP2SUB) && cls == C_NAN)
+        return "exp2 of NaN is +inf (fp32.c: NaN is not below 128)";
+    if (f == OTPU_V_RECIP && (cls == C_INF || cls == C_NAN))
+        return "recip of 0 is +0 and of |x| >= 2^126, inf or NaN a signed zero (fp32.c)";
+    if (f == OTPU_V_RSQRT && cls == C_INF)
+        return "rsqrt of 0 (and of a flushed subnormal) is 0 (fp32.c)";
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ construction */
+
+static void build(otpu_coverage *c)
+{
+    const otpu_config *cfg = &c->cfg;
+    size_t g;
+    char name[80];
+
+    g = add_group(c, group_names[G_OPFLAGS]);
+    size_t ncombos = 0;
+    for (unsigned i = 0; i < 256; i++)
+        c->op_base[i] = NONE;
+#define X(NAME, lname, code, unit, format) ncombos += combo_count(format);
+    OTPU_OPCODES(X)
+#undef X
+    c->opflag = malloc(ncombos * sizeof *c->opflag);
+    if (!c->opflag) {
+        c->oom = 1;
+        return;
+    }
+    ncombos = 0;
+#define X(NAME, lname, code, unit, format)                                   \
+    c->op_base[code] = ncombos;                                              \
+    for (unsigned k = 0; k < combo_count(format); k++) {                     \
+        combo_name(format, k, name, sizeof name);                            \
+        c->opflag[ncombos++] = otpu_flags_allowed(code, flags_of(format, k)) \
+                                   ? add_bin(c, g, NULL, "%s %s", #NAME, name) \
+                                   : NONE;                                   \
+    }
+    OTPU_OPCODES(X)
+#undef X
+
+    g = add_group(c, group_names[G_VOP]);
+    for (unsigned f = 0; f < MAX_VFUNC; f++)
+        c->vop_base[f] = c->fp_base[f] = NONE;
+#define X(NAME, code, str)                                                   \
+    c->vop_base[code] = c->nbins;                                            \
+    if (code == OTPU_V_OUTER)                                                \
+        for (unsigned k = 0; k < 4; k++) {                                   \
+            combo_name(OTPU_FMT_VOP, k, name, sizeof name);                  \
+            add_bin(c, g, NULL, "%s %s", str, name);                         \
+        }                                                                    \
+    else if (vop_reads_b(code))                                              \
+        for (unsigned k = 0; k < 4; k++)                                     \
+            add_bin(c, g, NULL, "%s %s", str, bmode_names[k]);               \
+    else                                                                     \
+        add_bin(c, g, NULL, "%s", str);
+    OTPU_VFUNCS(X)
+#undef X
+
+    g = add_group(c, group_names[G_HAZARD]);
+    for (unsigned i = 0; i < OTPU_UNITS; i++)
+        for (unsigned j = 0; j < OTPU_UNITS; j++)
+            for (unsigned k = 0; k < KINDS; k++)
+                for (unsigned mem = 0; mem < MEMS; mem++) {
+                    unsigned wi = unit_mem[i][mem] & 2, ri = unit_mem[i][mem] & 1;
+                    unsigned wj = unit_mem[j][mem] & 2, rj = unit_mem[j][mem] & 1;
+                    int ok = k == K_RAW ? wi && rj : k == K_WAR ? ri && wj : wi && wj;
+                    c->hz[i][j][k][mem] =
+                        ok ? add_bin(c, g, NULL, "%s->%s %s %s", otpu_unit_name(i),
+                                     otpu_unit_name(j), kind_names[k], mem_names[mem])
+                           : NONE;
+                }
+
+    g = add_group(c, group_names[G_LOOP]);
+    c->loop_base = c->nbins;
+    for (unsigned d = 0; d <= 4; d++)
+        add_bin(c, g, NULL, "depth %u", d);
+
+    g = add_group(c, group_names[G_ERROR]);
+    c->err_base = c->nbins;
+    for (int k = OTPU_ERR_NONE + 1; k < OTPU_ERR_KINDS; k++) {
+        const char *why = NULL;
+        if (k == OTPU_ERR_NOMEM)
+            why = "the host's allocation failed: no program causes it";
+        else if (k == OTPU_ERR_DEADLOCK)
+            why = "settle always completes a collective or polls a WAITW when no slice can run";
+        else if (k == OTPU_ERR_STEP_LIMIT)
+            why = "the tool's --max-steps, not the bundle: a bundle that hits it is a hang";
+        else if (k == OTPU_ERR_COLLECTIVE && cfg->S == 1)
+            why = "S=1: a collective has no other slice to disagree with or to have halted";
+        add_bin(c, g, why, "%s", otpu_err_kind_name((otpu_err_kind)k));
+    }
+
+    g = add_group(c, group_names[G_FP]);
+#define X(NAME, code, str)                                                   \
+    c->fp_base[code] = c->nbins;                                             \
+    for (unsigned k = 0; k < CLASSES; k++)                                   \
+        add_bin(c, g, fp_never(code, k), "%s %s", str, class_names[k]);
+    OTPU_VFUNCS(X)
+#undef X
+
+    g = add_group(c, group_names[G_DATA]);
+    c->data_base = c->nbins;
+    add_bin(c, g, NULL, "QACT q8 tie");
+    add_bin(c, g, NULL, "QST q8 tie");
+    add_bin(c, g, NULL, "ADDI negative imm");
+    add_bin(c, g, NULL, "nested loop reg operand");
+    add_bin(c, g, NULL, "VOP cols>%d", LONG_COLS);
+    for (unsigned k = 0; k < NRED; k++)
+        add_bin(c, g, NULL, "%s cols>%d", otpu_vfunc_name(reductions[k]), LONG_COLS);
+}
+
+otpu_coverage *otpu_coverage_new(const otpu_config *cfg)
+{
+    otpu_coverage *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->observing = 1;
+    c->cfg = *cfg;
+    char buf[512];
+    c->configs = malloc(sizeof *c->configs);
+    if (c->configs)
+        c->configs[c->nconfigs++] = dup_str(c, otpu_config_str(cfg, buf, sizeof buf));
+    c->win = calloc(cfg->S ? cfg->S : 1, sizeof *c->win);
+    if (!c->configs || !c->win)
+        c->oom = 1;
+    build(c);
+    if (c->oom) {
+        otpu_coverage_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void otpu_coverage_free(otpu_coverage *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nbins; i++) {
+        free(c->bins[i].name);
+        free(c->bins[i].reason);
+    }
+    for (size_t i = 0; i < c->ngroups; i++)
+        free(c->groups[i]);
+    free(c->opflag);
+    for (size_t i = 0; i < c->nconfigs; i++)
+        free(c->configs[i]);
+    free(c->bins);
+    free(c->groups);
+    free(c->configs);
+    free(c->win);
+    free(c->rtl);
+    free(c->scratch);
+    free(c);
+}
+
+/* ------------------------------------------------------------------ observation */
+
+static uint32_t *scratch(otpu_coverage *c, size_t n)
+{
+    if (n > c->scratch_cap) {
+        uint32_t *p = realloc(c->scratch, n * sizeof *p);
+        if (!p)
+            return NULL;
+        c->scratch = p;
+        c->scratch_cap = n;
+    }
+    return c->scratch;
+}
+
+static int subnormal(uint32_t x)
+{
+    return (x & 0x7F800000u) == 0 && (x & 0x7FFFFFu) != 0;
+}
+
+/* Is any TMEM word base + r*rs + c*cs (r < rows, c < cols) inside TMEM and subnormal? */
+static int any_subnormal(const otpu_slice_view *v, uint64_t words, uint64_t base, uint64_t rows,
+                         uint64_t rs, uint64_t cols, uint64_t cs)
+{
+    for (uint64_t r = 0; r < rows; r++)
+        for (uint64_t c = 0; c < cols; c++) {
+            uint64_t x = base + r * rs + c * cs;
+            if (x < words && subnormal(v->tmem[x]))
+                return 1;
+        }
+    return 0;
+}
+
+/* An fp32 input element of the VOP was subnormal (the elements exec_vop.c reads). */
+static int vop_subnormal_input(const otpu_coverage *c, const otpu_slice_view *v,
+                               const otpu_vop_ops *o)
+{
+    uint64_t W = c->cfg.TMEM_WORDS, rows = o->rows, cols = o->cols;
+    if (o->func == OTPU_V_OUTER)
+        return any_subnormal(v, W, o->dst.value, rows, o->drs, cols, 1) ||
+               any_subnormal(v, W, o->b.value, rows, o->brs, 1, 0) ||
+               any_subnormal(v, W, o->imm.value, 1, 0, cols, 1) ||
+               (!o->done && any_subnormal(v, W, o->a.value, 1, 0, o->dscalar ? 1 : cols, 1));
+    if (o->func != OTPU_V_FILL && any_subnormal(v, W, o->a.value, rows, o->ars, cols, 1))
+        return 1;
+    if (!vop_reads_b(o->func))
+        return 0;
+    switch (o->bmode) {
+    case OTPU_B_FULL: return any_subnormal(v, W, o->b.value, rows, o->brs, cols, 1);
+    case OTPU_B_ROW: return any_subnormal(v, W, o->b.value, rows, o->brs, 1, 0);
+    case OTPU_B_COL: return any_subnormal(v, W, o->b.value, 1, 0, cols, 1);
+    default: return subnormal(o->imm.value);
+    }
+}
+
+/* 2x is an odd integer and |x| < 127: x is halfway between two int8 values the quantizer can
+ * produce without saturating. */
+static int q8_tie(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    double d = 2.0 * (double)f;
+    return fabs(d) < 254.0 && d == floor(d) && fmod(fabs(d), 2.0) == 1.0;
+}
+
+/* Does a group x[0..n) of the quantizer (quant.c: q = q8(x * inv), inv = 127 * recip(amax))
+ * hold a tie among its first `stored` elements? */
+static int group_tie(const uint32_t *x, size_t n, size_t stored)
+{
+    uint32_t amax = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t m = otpu_f32_abs(x[i]);
+        if (m > amax)
+            amax = m;
+    }
+    if (!amax)
+        return 0;
+    uint32_t inv = otpu_f32_mul(0x42FE0000u /* 127 */, otpu_f32_recip(amax));
+    for (size_t i = 0; i < stored && i < n; i++)
+        if (q8_tie(otpu_f32_mul(x[i], inv)))
+            return 1;
+    return 0;
+}
+
+/* QACT / QST: a q8 tie among the elements the instruction stores (exec_quant.c's quant_row). */
+static int quant_tie(otpu_coverage *c, const otpu_slice_view *v, const otpu_instr *in,
+                     const otpu_ops *o)
+{
+    uint64_t W = c->cfg.TMEM_WORDS, D = c->cfg.D;
+    int qact = in->op == OTPU_OP_QACT;
+    uint64_t src = qact ? o->qact.src.value : o->qst.src.value;
+    uint64_t rows = qact ? o->qact.rows : o->qst.rows, KB = qact ? o->qact.KB : o->qst.KB;
+    uint64_t srs = qact ? o->qact.srs : o->qst.srs, n = KB * D;
+    int row_mode = qact ? o->qact.row : o->qst.row;
+    uint64_t stored = !qact && o->qst.half ? n / 2 : n;
+    int64_t cs = qact && o->qact.has_cscale ? (int64_t)o->qact.cscale : -1;
+    int64_t rsc = qact && o->qact.has_rscale ? (int64_t)o->qact.rscale : -1;
+    if (!rows || !n || src + (rows - 1) * srs + n > W || (cs >= 0 && (uint64_t)cs + n > W) ||
+        (rsc >= 0 && (uint64_t)rsc + rows > W))
+        return 0; /* the instruction fails its range check */
+    uint32_t *x = scratch(c, n);
+    if (!x)
+        return 0;
+    for (uint64_t r = 0; r < rows; r++) {
+        for (uint64_t k = 0; k < n; k++) {
+            uint32_t e = v->tmem[src + r * srs + k];
+            if (rsc >= 0)
+                e = otpu_f32_mul(e, v->tmem[(uint64_t)rsc + r]);
+            if (cs >= 0)
+                e = otpu_f32_mul(e, v->tmem[(uint64_t)cs + k]);
+            x[k] = e;
+        }
+        if (row_mode) {
+            if (group_tie(x, n, stored))
+                return 1;
+        } else {
+            for (uint64_t b = 0; b < KB; b++)
+                if (b * D < stored && group_tie(x + b * D, D, stored - b * D))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+static int mem_of(unsigned space)
+{
+    switch (space) {
+    case OTPU_SP_TMEM: return M_TMEM;
+    case OTPU_SP_DRAM: return M_DRAM;
+    case OTPU_SP_ACT:
+    case OTPU_SP_ASCALE: return M_ACT;
+    default: return -1;
+    }
+}
+
+static int ranges_meet(const otpu_range *a, const otpu_range *b)
+{
+    return a->space == b->space && a->lo < b->hi && b->lo < a->hi;
+}
+
+/* The hazard window: j against the in-flight older instructions, then j joins the window. */
+static void hazards(otpu_coverage *c, window *w, const otpu_instr *in, unsigned unit,
+                    const otpu_slice_view *v)
+{
+    if (in->op == OTPU_OP_STREAM || in->op == OTPU_OP_WAITW || in->op == OTPU_OP_BAR ||
+        in->op == OTPU_OP_HALT) {
+        w->nw = w->head = 0; /* runs alone / drains the window */
+        return;
+    }
+    if (unit >= OTPU_UNITS)
+        return; /* the sequencer's own instructions are not dispatched */
+    win_entry j;
+    j.unit = (uint8_t)unit;
+    j.n = (uint8_t)otpu_footprint(&c->cfg, in, v->R, v->tmem, j.r);
+    for (unsigned e = 0; e < w->nw; e++) {
+        const win_entry *i = &w->w[(w->head + e) % (OTPU_COV_WIN - 1)];
+        uint8_t seen[KINDS][MEMS] = {{0}};
+        for (unsigned a = 0; a < i->n; a++)
+            for (unsigned b = 0; b < j.n; b++) {
+                const otpu_range *ri = &i->r[a], *rj = &j.r[b];
+                int mem = mem_of(ri->space);
+                if (mem < 0 || !ranges_meet(ri, rj) || (!ri->write && !rj->write))
+                    continue;
+                int k = ri->write ? (rj->write ? K_WAW : K_RAW) : K_WAR;
+                seen[k][mem] = 1;
+            }
+        for (unsigned k = 0; k < KINDS; k++)
+            for (unsigned mem = 0; mem < MEMS; mem++)
+                if (seen[k][mem])
+                    hit(c, c->hz[i->unit][j.unit][k][mem]);
+    }
+    if (w->nw == OTPU_COV_WIN - 1) {
+        w->w[w->head] = j;
+        w->head = (w->head + 1) % (OTPU_COV_WIN - 1);
+    } else {
+        w->w[(w->head + w->nw++) % (OTPU_COV_WIN - 1)] = j;
+    }
+}
+
+static void on_issue(void *user, uint32_t s, uint64_t n, uint32_t pc, const otpu_instr *in)
+{
+    otpu_coverage *c = user;
+    if (c->next.on_issue)
+        c->next.on_issue(c->next.user, s, n, pc, in);
+    if (!in || s >= c->cfg.S)
+        return;
+    otpu_slice_view v = otpu_machine_view(c->m, s);
+    hit(c, c->loop_base + (v.loop_depth <= 4 ? v.loop_depth : 4));
+    unsigned unit = otpu_op_unit(in->op);
+    if (unit == OTPU_UNIT_COUNT)
+        return; /* not an opcode: counted as the error it raises */
+    unsigned fmt = otpu_op_format(in->op);
+    hit(c, c->opflag[c->op_base[in->op] + combo_of(fmt, in->flags)]);
+    otpu_ops o = otpu_operands(in, v.R);
+    if (v.loop_depth >= 2)
+        for (unsigned k = 0; k < o.nri; k++)
+            if (((const otpu_ri *)((const char *)&o + o.ri_at[k]))->reg) {
+                hit(c, c->data_base + D_NESTED_REG);
+                break;
+            }
+    if (in->op == OTPU_OP_ADDI && (int32_t)o.addi.sum.imm < 0)
+        hit(c, c->data_base + D_ADDI_NEG);
+    if (in->op == OTPU_OP_VOP && o.vop.func < MAX_VFUNC && c->vop_base[o.vop.func] != NONE) {
+        unsigned f = o.vop.func;
+        if (f == OTPU_V_OUTER)
+            hit(c, c->vop_base[f] + combo_of(OTPU_FMT_VOP, in->flags));
+        else
+            hit(c, c->vop_base[f] + (vop_reads_b(f) ? o.vop.bmode : 0));
+        if (o.vop.cols > LONG_COLS) {
+            for (unsigned k = 0; k < NRED; k++)
+                if (reductions[k] == f)
+                    hit(c, c->data_base + D_RED_LONG + k);
+            if (!is_reduction(f))
+                hit(c, c->data_base + D_VOP_LONG);
+        }
+        if (vop_subnormal_input(c, &v, &o.vop))
+            hit(c, c->fp_base[f] + C_SUBNORMAL);
+    }
+    if ((in->op == OTPU_OP_QACT || in->op == OTPU_OP_QST) && quant_tie(c, &v, in, &o))
+        hit(c, c->data_base + (in->op == OTPU_OP_QACT ? D_QACT_TIE : D_QST_TIE));
+    hazards(c, &c->win[s], in, unit, &v);
+}
+
+static void on_retire(void *user, const otpu_retired *r)
+{
+    otpu_coverage *c = user;
+    if (c->next.on_retire)
+        c->next.on_retire(c->next.user, r);
+    if (!r->ins || r->ins->op != OTPU_OP_VOP)
+        return;
+    unsigned f = otpu_operands(r->ins, NULL).vop.func;
+    if (f >= MAX_VFUNC || c->fp_base[f] == NONE)
+        return;
+    uint8_t seen[CLASSES] = {0};
+    for (size_t i = 0; i < r->nwrites; i++) {
+        if (r->writes[i].space != OTPU_SP_TMEM)
+            continue;
+        uint32_t x = r->writes[i].val, e = (x >> 23) & 0xFF, m = x & 0x7FFFFF;
+        seen[e == 0 ? (m ? C_SUBNORMAL : C_ZERO) : e == 255 ? (m ? C_NAN : C_INF) : C_NORMAL] = 1;
+    }
+    seen[C_SUBNORMAL] = 0; /* the subnormal class is of the inputs (at issue) */
+    for (unsigned k = 0; k < CLASSES; k++)
+        if (seen[k])
+            hit(c, c->fp_base[f] + k);
+}
+
+static void on_error(void *user, uint32_t s, const otpu_error *e)
+{
+    otpu_coverage *c = user;
+    if (c->next.on_error)
+        c->next.on_error(c->next.user, s, e);
+    if (e->kind > OTPU_ERR_NONE && e->kind < OTPU_ERR_KINDS)
+        hit(c, c->err_base + (size_t)e->kind - 1);
+}
+
+void otpu_coverage_attach(otpu_coverage *c, otpu_machine *m, const otpu_listener *next)
+{
+    c->m = m;
+    c->next = next ? *next : (otpu_listener){0};
+    for (uint32_t s = 0; s < c->cfg.S; s++)
+        c->win[s].nw = c->win[s].head = 0;
+    otpu_listener l = {c, on_issue, on_retire, on_error};
+    otpu_machine_set_listener(m, &l);
+}
+
+/* ------------------------------------------------------------------ the RTL's events */
+
+static int add_rtl_bins(otpu_coverage *c)
+{
+    size_t g = add_group(c, group_names[G_RTL]);
+    for (unsigned u = 0; u < OTPU_UNITS; u++)
+        for (unsigned v = 0; v < OTPU_UNITS; v++) {
+            c->ooo[u][v] = c->ovl[u][v] = NONE;
+            if (u != v)
+                c->ooo[u][v] = add_bin(c, g, NULL, "ooo %s before %s", otpu_unit_name(u),
+                                       otpu_unit_name(v));
+        }
+    for (unsigned u = 0; u < OTPU_UNITS; u++)
+        for (unsigned v = u + 1; v < OTPU_UNITS; v++)
+            c->ovl[u][v] = c->ovl[v][u] =
+                add_bin(c, g, NULL, "overlap %s+%s", otpu_unit_name(u), otpu_unit_name(v));
+    c->rtl = calloc(c->cfg.S, sizeof *c->rtl);
+    if (!c->rtl || c->oom)
+        return -1;
+    c->has_rtl = 1;
+    return 0;
+}
+
+int otpu_coverage_rtl_event(otpu_coverage *c, uint32_t s, int kind, int unit, uint32_t slot,
+                            uint64_t cycle)
+{
+    if (!c->observing || s >= c->cfg.S || slot >= SLOTS)
+        return -1;
+    if (!c->has_rtl && add_rtl_bins(c))
+        return -1;
+    rtl_slice *r = &c->rtl[s];
+    if (kind != OTPU_EV_DISPATCH && kind != OTPU_EV_START && kind != OTPU_EV_COMPLETE)
+        return 0;
+    if (unit < 0 || unit >= OTPU_UNITS)
+        return -1;
+    if (kind == OTPU_EV_DISPATCH) {
+        r->valid[slot] = 1;
+        r->started[slot] = 0;
+        r->unit[slot] = (uint8_t)unit;
+        r->seq[slot] = r->nseq++;
+        return 0;
+    }
+    if (kind == OTPU_EV_START) {
+        if (!r->valid[slot] || r->started[slot] || r->unit[slot] != unit)
+            return -1;
+        r->started[slot] = 1;
+        r->start_cycle[slot] = cycle;
+        return 0;
+    }
+    /* a unit can start its next instruction at the edge it completes one: the complete
+     * record names its own slot */
+    if (!r->valid[slot] || !r->started[slot] || r->unit[slot] != unit)
+        return -1;
+    unsigned done = slot;
+    uint8_t ooo[OTPU_UNITS] = {0}, ovl[OTPU_UNITS] = {0};
+    for (unsigned k = 0; k < SLOTS; k++) {
+        unsigned v = r->unit[k];
+        if (!r->valid[k] || k == done || v == (unsigned)unit)
+            continue;
+        if (r->seq[k] < r->seq[done])
+            ooo[v] = 1;
+        if (r->started[k] && r->start_cycle[k] < cycle)
+            ovl[v] = 1;
+    }
+    for (unsigned v = 0; v < OTPU_UNITS; v++) {
+        if (ooo[v])
+            hit(c, c->ooo[unit][v]);
+        if (ovl[v])
+            hit(c, c->ovl[unit][v]);
+    }
+    r->valid[done] = 0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ files, merge, report */
+
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static size_t find_bin(const otpu_coverage *c, const char *group, const char *name)
+{
+    for (size_t i = 0; i < c->nbins; i++)
+        if (!strcmp(c->bins[i].name, name) && !strcmp(c->groups[c->bins[i].group], group))
+            return i;
+    return NONE;
+}
+
+int64_t otpu_coverage_count(const otpu_coverage *c, const char *group, const char *name)
+{
+    size_t i = find_bin(c, group, name);
+    return i == NONE ? -1 : (int64_t)c->bins[i].count;
+}
+
+size_t otpu_coverage_nbins(const otpu_coverage *c)
+{
+    return c->nbins;
+}
+
+void otpu_coverage_bin(const otpu_coverage *c, size_t i, const char **group, const char **name,
+                       uint64_t *count, const char **reason)
+{
+    const bin *b = &c->bins[i];
+    *group = c->groups[b->group];
+    *name = b->name;
+    *count = b->count;
+    *reason = b->reason;
+}
+
+static int add_config(otpu_coverage *c, const char *cfg)
+{
+    for (size_t i = 0; i < c->nconfigs; i++)
+        if (!strcmp(c->configs[i], cfg))
+            return 0;
+    char **p = realloc(c->configs, (c->nconfigs + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    c->configs = p;
+    p[c->nconfigs] = dup_str(c, cfg);
+    return p[c->nconfigs++] ? 0 : -1;
+}
+
+int otpu_coverage_merge(otpu_coverage *dst, const otpu_coverage *src, char *err, size_t errlen)
+{
+    for (size_t k = 0; k < src->nconfigs; k++)
+        if (add_config(dst, src->configs[k]))
+            goto oom;
+    for (size_t i = 0; i < src->nbins; i++) {
+        const bin *b = &src->bins[i];
+        const char *group = src->groups[b->group];
+        size_t j = find_bin(dst, group, b->name);
+        if (j == NONE) {
+            j = add_bin(dst, add_group(dst, group), b->reason, "%s", b->name);
+            if (j == NONE || dst->oom)
+                goto oom;
+        } else if (!b->reason && dst->bins[j].reason) {
+            free(dst->bins[j].reason); /* reachable on one of the Configs */
+            dst->bins[j].reason = NULL;
+        }
+        dst->bins[j].count += b->count;
+    }
+    return 0;
+oom:
+    set_err(err, errlen, "out of memory merging coverage");
+    return -1;
+}
+
+int otpu_coverage_write_json(const otpu_coverage *c, const char *path, char *err, size_t errlen)
+{
+    json_t *root = json_object(), *configs = json_array(), *groups = json_array();
+    int rc = -1;
+    if (!root || !configs || !groups)
+        goto out;
+    json_object_set_new(root, "model", json_string("otpu-coverage"));
+    json_object_set_new(root, "version", json_integer(OTPU_COVERAGE_VERSION));
+    for (size_t k = 0; k < c->nconfigs; k++)
+        json_array_append_new(configs, json_string(c->configs[k]));
+    for (size_t g = 0; g < c->ngroups; g++) {
+        json_t *grp = json_object(), *bins = json_array();
+        for (size_t i = 0; i < c->nbins; i++) {
+            if (c->bins[i].group != g)
+                continue;
+            json_t *b = json_object();
+            json_object_set_new(b, "name", json_string(c->bins[i].name));
+            json_object_set_new(b, "count", json_integer((json_int_t)c->bins[i].count));
+            if (c->bins[i].reason)
+                json_object_set_new(b, "unreachable", json_string(c->bins[i].reason));
+            json_array_append_new(bins, b);
+        }
+        json_object_set_new(grp, "name", json_string(c->groups[g]));
+        json_object_set_new(grp, "bins", bins);
+        json_array_append_new(groups, grp);
+    }
+    json_object_set(root, "configs", configs);
+    json_object_set(root, "groups", groups);
+    if (json_dump_file(root, path, JSON_INDENT(1)) == 0)
+        rc = 0;
+out:
+    if (rc)
+        set_err(err, errlen, "%s: cannot write the coverage file", path);
+    json_decref(configs);
+    json_decref(groups);
+    json_decref(root);
+    return rc;
+}
+
+otpu_coverage *otpu_coverage_read_json(const char *path, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root) {
+        if (je.line < 1)
+            set_err(err, errlen, "%s: cannot be read (%s)", path, je.text);
+        else
+            set_err(err, errlen, "%s: not valid JSON (line %d: %s)", path, je.line, je.text);
+        return NULL;
+    }
+    otpu_coverage *c = calloc(1, sizeof *c);
+    const char *what = NULL;
+    json_t *model = json_object_get(root, "model"), *ver = json_object_get(root, "version");
+    json_t *configs = json_object_get(root, "configs"), *groups = json_object_get(root, "groups");
+    if (!c)
+        what = "out of memory";
+    else if (!json_is_string(model) || strcmp(json_string_value(model), "otpu-coverage") ||
+             !json_is_integer(ver) || !json_is_array(configs) || !json_is_array(groups))
+        what = "not an otpu coverage file (model, version, configs, groups)";
+    else if (json_integer_value(ver) != OTPU_COVERAGE_VERSION) {
+        set_err(err, errlen, "%s: coverage model version %lld, this tool reads version %d", path,
+                (long long)json_integer_value(ver), OTPU_COVERAGE_VERSION);
+        json_decref(root);
+        otpu_coverage_free(c);
+        return NULL;
+    }
+    size_t k, i;
+    json_t *x, *g, *b;
+    if (!what)
+        json_array_foreach(configs, k, x) {
+            if (!json_is_string(x) || add_config(c, json_string_value(x))) {
+                what = "a config that is not a string";
+                break;
+            }
+        }
+    if (!what)
+        json_array_foreach(groups, k, g) {
+            json_t *gname = json_object_get(g, "name"), *bins = json_object_get(g, "bins");
+            if (!json_is_string(gname) || !json_is_array(bins)) {
+                what = "a group without a name or bins";
+                break;
+            }
+            size_t gi = add_group(c, json_string_value(gname));
+            json_array_foreach(bins, i, b) {
+                json_t *name = json_object_get(b, "name"), *count = json_object_get(b, "count");
+                json_t *why = json_object_get(b, "unreachable");
+                if (!json_is_string(name) || !json_is_integer(count) ||
+                    json_integer_value(count) < 0 || (why && !json_is_string(why))) {
+                    what = "a bin without a name or a count";
+                    break;
+                }
+                if (find_bin(c, json_string_value(gname), json_string_value(name)) != NONE) {
+                    what = "a bin named twice";
+                    break;
+                }
+                size_t j = add_bin(c, gi, why ? json_string_value(why) : NULL, "%s",
+                                   json_string_value(name));
+                if (j == NONE)
+                    break;
+                c->bins[j].count = (uint64_t)json_integer_value(count);
+            }
+            if (what)
+                break;
+        }
+    if (!what && c->oom)
+        what = "out of memory";
+    json_decref(root);
+    if (what) {
+        set_err(err, errlen, "%s: %s", path, what);
+        otpu_coverage_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void otpu_coverage_report(const otpu_coverage *c, FILE *f)
+{
+    size_t all_hit = 0, all_reach = 0;
+    fprintf(f, "coverage model version %d, %zu Config(s):\n", OTPU_COVERAGE_VERSION, c->nconfigs);
+    for (size_t k = 0; k < c->nconfigs; k++)
+        fprintf(f, "  %s\n", c->configs[k]);
+    for (size_t g = 0; g < c->ngroups; g++) {
+        size_t hitn = 0, reach = 0, unreach = 0;
+        for (size_t i = 0; i < c->nbins; i++)
+            if (c->bins[i].group == g) {
+                reach += !c->bins[i].reason;
+                unreach += !!c->bins[i].reason;
+                hitn += !c->bins[i].reason && c->bins[i].count;
+            }
+        all_hit += hitn;
+        all_reach += reach;
+        fprintf(f, "%-14s %6.1f%%  %zu of %zu bins hit", c->groups[g],
+                reach ? 100.0 * (double)hitn / (double)reach : 100.0, hitn, reach);
+        if (unreach)
+            fprintf(f, " (%zu unreachable)", unreach);
+        fputc('\n', f);
+    }
+    fprintf(f, "%-14s %6.1f%%  %zu of %zu bins hit\n", "overall",
+            all_reach ? 100.0 * (double)all_hit / (double)all_reach : 100.0, all_hit, all_reach);
+    for (size_t g = 0; g < c->ngroups; g++) {
+        int first = 1;
+        for (size_t i = 0; i < c->nbins; i++)
+            if (c->bins[i].group == g && !c->bins[i].reason && !c->bins[i].count) {
+                if (first)
+                    fprintf(f, "never hit in %s:\n", c->groups[g]);
+                first = 0;
+                fprintf(f, "  %s\n", c->bins[i].name);
+            }
+    }
+    int first = 1;
+    for (size_t i = 0; i < c->nbins; i++)
+        if (c->bins[i].reason) {
+            if (first)
+                fprintf(f, "unreachable on these Configs:\n");
+            first = 0;
+            fprintf(f, "  %s: %s (%s)%s\n", c->groups[c->bins[i].group], c->bins[i].name,
+                    c->bins[i].reason, c->bins[i].count ? " [hit anyway]" : "");
+        }
+}

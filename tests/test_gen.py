@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""otpu-gen's tests (gen/README.md).
+
+  test_gen.py determinism GEN           every family, the same command twice: identical bytes
+  test_gen.py validity GEN SIM N [KEY=VALUE ...]
+                                        N bundles per family run in otpu-sim with their outcome
+  test_gen.py configs GEN SIM N         the same on a few non-default Configs
+  test_gen.py bad-input GEN             bad usage: exit 2 and one line
+  test_gen.py lockstep GEN LOCKSTEP N   N bundles per family pass otpu-lockstep on the RTL
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+FAMILIES = ["mix", "hazard", "dma", "mm", "stream", "fp", "error"]
+CONFIGS = [
+    ["S=2"],
+    ["D=16"],
+    ["TMEM_WORDS=4096", "DRAM_BYTES=16384"],
+    ["PAIR=1"],
+    ["DSTEP=1", "STREAM=1"],
+    ["MCOLS=4", "ACT_ROWS=8"],
+]
+
+
+def gen(exe, family, seed, count, out, extra=(), first=0):
+    cmd = [exe, family, "--seed", str(seed), "--count", str(count), "--out", out,
+           "--first", str(first)] + list(extra)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()}")
+
+
+def read_kv(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            out[k] = v
+    return out
+
+
+def tree(folder):
+    files = {}
+    for root, _, names in os.walk(folder):
+        for n in names:
+            p = os.path.join(root, n)
+            with open(p, "rb") as f:
+                files[os.path.relpath(p, folder)] = f.read()
+    return files
+
+
+def determinism(exe):
+    for family in FAMILIES:
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            gen(exe, family, 7, 6, a)
+            gen(exe, family, 7, 6, b)
+            ta, tb = tree(a), tree(b)
+            # gen.txt names the --out folder: compare it without that
+            for t, d in ((ta, a), (tb, b)):
+                for k in list(t):
+                    if k.endswith("gen.txt"):
+                        t[k] = t[k].replace(d.encode(), b"OUT")
+            assert len(ta) == 6 * 4, f"{family}: {len(ta)} files, want 6 bundles of 4"
+            assert ta == tb, f"{family}: two runs of the same command differ"
+            # and another seed gives other programs
+            with tempfile.TemporaryDirectory() as c:
+                gen(exe, family, 8, 1, c)
+                pa = [v for k, v in ta.items() if k.endswith("prog_0.hex")][0]
+                pc = [v for k, v in tree(c).items() if k.endswith("prog_0.hex")][0]
+                assert pa != pc, f"{family}: seeds 7 and 8 give the same program"
+        print(f"determinism {family}: ok")
+    # written over a bundle of more slices, a bundle keeps none of its files
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        gen(exe, "mix", 7, 1, a, ["S=3"])
+        gen(exe, "mix", 7, 1, a, ["S=2"])
+        gen(exe, "mix", 7, 1, b, ["S=2"])
+        ta, tb = tree(a), tree(b)
+        for t, d in ((ta, a), (tb, b)):
+            for k in list(t):
+                if k.endswith("gen.txt"):
+                    t[k] = t[k].replace(d.encode(), b"OUT")
+        assert ta == tb, f"over an S=3 bundle: {sorted(set(ta) ^ set(tb))}"
+    print("determinism over an earlier bundle: ok")
+
+
+def check_bundles(sim, folder):
+    """Run every bundle of folder in otpu-sim; returns (ok, error) counts."""
+    n_ok = n_err = 0
+    for name in sorted(os.listdir(folder)):
+        b = os.path.join(folder, name)
+        case = read_kv(os.path.join(b, "case.txt"))
+        info = read_kv(os.path.join(b, "gen.txt"))
+        r = subprocess.run([sim, "run", b], capture_output=True, text=True, timeout=120)
+        if case["expect"] == "ok":
+            assert r.returncode == 0, f"{b}: expect=ok but otpu-sim exit {r.returncode}: {r.stderr}"
+            n_ok += 1
+        else:
+            assert r.returncode == 1, f"{b}: expect=error but otpu-sim exit {r.returncode}"
+            assert case.get("error"), f"{b}: expect=error without error="
+            want = "otpu-sim: error: " + info["model_error"]
+            assert want in r.stderr, f"{b}: otpu-sim said {r.stderr!r}, gen.txt {want!r}"
+            n_err += 1
+        # the data is not mostly zeros (the first 16 KiB: the data pools start at 0)
+        dram = open(os.path.join(b, "dram_0.bin"), "rb").read()[:16384]
+        words = [dram[i:i + 4] for i in range(0, len(dram) - 3, 4)]
+        zero = sum(1 for w in words if w == b"\0\0\0\0")
+        assert len(words) >= 256 and zero < len(words) // 8, f"{b}: DRAM mostly zero"
+    return n_ok, n_err
+
+
+def validity(exe, sim, n, extra):
+    for family in FAMILIES:
+        with tempfile.TemporaryDirectory() as d:
+            gen(exe, family, 1, n, d, extra)
+            n_ok, n_err = check_bundles(sim, d)
+            assert n_ok + n_err == n
+            if family == "error":
+                assert n_err == n, f"error family: {n_ok} bundles ran clean"
+            else:
+                assert n_ok == n, f"{family}: {n_err} bundles expect an error"
+        print(f"validity {family} {' '.join(extra)}: {n_ok} ok, {n_err} expected errors")
+
+
+def bad_input(exe):
+    with tempfile.TemporaryDirectory() as d:
+        blocked = os.path.join(d, "file")
+        open(blocked, "w").close()
+        cases = [
+            ["nosuch", "--seed", "1", "--count", "1", "--out", d],
+            ["mix", "--seed", "x1", "--count", "1", "--out", d],
+            ["mix", "--seed", "-1", "--count", "1", "--out", d],
+            ["mix", "--seed", "01", "--count", "1", "--out", d],
+            ["mix", "--seed", "1", "--count", "0", "--out", d],
+            ["mix", "--seed", "1", "--count", "abc", "--out", d],
+            ["mix", "--seed", "1", "--count", "1", "--out", d, "D=7"],
+            ["mix", "--seed", "1", "--count", "1", "--out", d, "NOPE=1"],
+            ["mix", "--seed", "1", "--count", "1", "--out", d, "S=0x"],
+            ["mix", "--seed", "1", "--count", "1", "--out", blocked],
+            ["mix", "--seed", "1", "--count", "1", "--out", os.path.join(blocked, "sub")],
+            ["mix", "--seed", "1", "--count", "1"],
+            ["mix", "--seed", "1", "--count", "1", "--out", d, "--bogus"],
+            ["stream", "--seed", "1", "--count", "1", "--out", d, "DSTEP=0", "STREAM=0"],
+        ]
+        for args in cases:
+            r = subprocess.run([exe] + args, capture_output=True, text=True, timeout=60)
+            lines = r.stderr.strip().splitlines()
+            assert r.returncode == 2, f"{args}: exit {r.returncode}, want 2"
+            assert len(lines) == 1 and lines[0].startswith("otpu-gen: "), f"{args}: {r.stderr!r}"
+        if os.geteuid() != 0:  # root writes anywhere
+            ro = os.path.join(d, "ro")
+            os.mkdir(ro, 0o500)
+            r = subprocess.run([exe, "mix", "--seed", "1", "--count", "1", "--out", ro],
+                               capture_output=True, text=True)
+            assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        r = subprocess.run([exe, "--help"], capture_output=True, text=True)
+        assert r.returncode == 0 and all(f in r.stdout for f in FAMILIES)
+    print(f"bad input: {len(cases)} cases ok")
+
+
+def lockstep(exe, ls, n):
+    failed = []
+    total = 0
+    with tempfile.TemporaryDirectory() as d:
+        for family in FAMILIES:
+            gen(exe, family, 1, n, d)
+        rep = os.path.join(d, "reports")
+        for name in sorted(os.listdir(d)):
+            if name == "reports":
+                continue
+            b = os.path.join(d, name)
+            r = subprocess.run([ls, "run", b, "--report", os.path.join(rep, name),
+                                "--wave-window", "0"], capture_output=True, text=True, timeout=600)
+            total += 1
+            if r.returncode != 0:
+                last = (r.stdout + r.stderr).strip().splitlines()[-1:]
+                where = os.path.join(rep, name, "divergence.txt")
+                if os.path.exists(where):  # the instruction at fault
+                    last += [l.strip() for l in open(where) if "instruction" in l][:1]
+                failed.append(f"{name}: exit {r.returncode}: {' | '.join(last)}")
+    for f in failed:
+        print(f)
+    print(f"lockstep: {total - len(failed)} of {total} passed")
+    assert not failed
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    mode, exe = sys.argv[1], sys.argv[2]
+    if mode == "determinism":
+        determinism(exe)
+    elif mode == "validity":
+        validity(exe, sys.argv[3], int(sys.argv[4]), sys.argv[5:])
+    elif mode == "configs":
+        for cfg in CONFIGS:
+            validity(exe, sys.argv[3], int(sys.argv[4]), cfg)
+    elif mode == "bad-input":
+        bad_input(exe)
+    elif mode == "lockstep":
+        lockstep(exe, sys.argv[3], int(sys.argv[4]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
