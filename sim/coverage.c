@@ -9,6 +9,7 @@
 
 #include "footprint.h"
 #include "fp32.h"
+#include "quant.h"
 
 /* ------------------------------------------------------------------ bins */
 
@@ -244,10 +245,10 @@ static unsigned combo_of(unsigned fmt, unsigned flags)
 
 /* ---- VOP functions */
 
-/* the functions with an operand b (exec_vop.c: is_binary and RDOT) */
+/* the functions with an operand b */
 static int vop_reads_b(unsigned f)
 {
-    return f <= OTPU_V_MIN || f == OTPU_V_FILL || f == OTPU_V_EXP2SUB || f == OTPU_V_RDOT;
+    return otpu_vfunc_is_binary(f) || f == OTPU_V_RDOT;
 }
 
 static int is_reduction(unsigned f)
@@ -483,19 +484,11 @@ static int q8_tie(uint32_t bits)
     return fabs(d) < 254.0 && d == floor(d) && fmod(fabs(d), 2.0) == 1.0;
 }
 
-/* Does a group x[0..n) of the quantizer (quant.c: q = q8(x * inv), inv = 127 * recip(amax))
- * hold a tie among its first `stored` elements? */
+/* Does a group x[0..n) of the quantizer (quant.h: q = q8(x * inv)) hold a tie among its
+ * first `stored` elements? */
 static int group_tie(const uint32_t *x, size_t n, size_t stored)
 {
-    uint32_t amax = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t m = otpu_f32_abs(x[i]);
-        if (m > amax)
-            amax = m;
-    }
-    if (!amax)
-        return 0;
-    uint32_t inv = otpu_f32_mul(0x42FE0000u /* 127 */, otpu_f32_recip(amax));
+    uint32_t inv = otpu_quantize_inv(x, n, NULL);
     for (size_t i = 0; i < stored && i < n; i++)
         if (q8_tie(otpu_f32_mul(x[i], inv)))
             return 1;

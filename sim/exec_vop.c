@@ -121,15 +121,9 @@ static int hazard(otpu_slice *s, const idxset *w, int rowend, uint64_t cols, con
     return 0;
 }
 
-static int is_binary(unsigned f)
-{
-    return f == OTPU_V_ADD || f == OTPU_V_SUB || f == OTPU_V_RSUB || f == OTPU_V_MUL ||
-           f == OTPU_V_MAX || f == OTPU_V_MIN || f == OTPU_V_FILL || f == OTPU_V_EXP2SUB;
-}
-
 static int is_elementwise(unsigned f)
 {
-    return is_binary(f) || f == OTPU_V_COPY || f == OTPU_V_EXP2 || f == OTPU_V_RECIP ||
+    return otpu_vfunc_is_binary(f) || f == OTPU_V_COPY || f == OTPU_V_EXP2 || f == OTPU_V_RECIP ||
            f == OTPU_V_RSQRT || f == OTPU_V_ABS || f == OTPU_V_LOG2;
 }
 
@@ -198,7 +192,7 @@ int otpu_exec_vop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 
     idxset A = {a, rows, ars, cols, 1}, B = {b, rows, 0, cols, 0};
     int reads_a = func != OTPU_V_FILL;
-    int reads_b = (is_binary(func) || func == OTPU_V_RDOT) && bmode != OTPU_B_SCALAR;
+    int reads_b = (otpu_vfunc_is_binary(func) || func == OTPU_V_RDOT) && bmode != OTPU_B_SCALAR;
     if (bmode == OTPU_B_FULL)
         B = (idxset){b, rows, brs, cols, 1};
     else if (bmode == OTPU_B_ROW)

@@ -388,6 +388,12 @@ const char *otpu_unit_name(otpu_unit u)
     return (unsigned)u < OTPU_UNIT_COUNT ? otpu_unit_names[u] : "?";
 }
 
+int otpu_vfunc_is_binary(unsigned f)
+{
+    return f == OTPU_V_ADD || f == OTPU_V_SUB || f == OTPU_V_RSUB || f == OTPU_V_MUL ||
+           f == OTPU_V_MAX || f == OTPU_V_MIN || f == OTPU_V_FILL || f == OTPU_V_EXP2SUB;
+}
+
 const char *otpu_vfunc_name(unsigned func)
 {
     switch (func) {

@@ -112,6 +112,9 @@ otpu_unit otpu_op_unit(unsigned op);    /* OTPU_UNIT_COUNT for an unknown opcode
 otpu_format otpu_op_format(unsigned op); /* OTPU_FMT_NONE for an unknown opcode */
 const char *otpu_unit_name(otpu_unit u);
 const char *otpu_vfunc_name(unsigned func); /* NULL for an unknown function */
+/* An elementwise VOP function of a and b (b broadcast by bmode): ADD SUB RSUB MUL MAX MIN FILL
+ * EXP2SUB. */
+int otpu_vfunc_is_binary(unsigned func);
 
 /* An operand the ISA forms as R[reg] + imm, wrapping at 32 bits: value is that sum with the
  * registers the instruction was decoded with (imm alone when decoded without registers). */

@@ -14,6 +14,10 @@ extern "C" {
  * inv = 127 * recip(amax); q[i] = q8(x[i] * inv). Returns s's bits. */
 uint32_t otpu_quantize_group(const uint32_t *x, size_t n, int8_t *q);
 
+/* The group's multiplier inv (above; 0 when amax is 0), and its scale s in *s when s is not
+ * NULL: what q[i] = q8(x[i] * inv) uses. */
+uint32_t otpu_quantize_inv(const uint32_t *x, size_t n, uint32_t *s);
+
 #ifdef __cplusplus
 }
 #endif
