@@ -33,6 +33,18 @@ void ck_note_early_start(slice_state *ss, rec *r)
         }
 }
 
+/* Does the read range hold the location written? DRAM: one of the bytes of mask (the word's
+ * other bytes are not written, so a reader of only those does not conflict). */
+static int reads_written(const otpu_range *fp, otpu_space space, uint64_t addr, uint32_t mask)
+{
+    if (space != OTPU_SP_DRAM)
+        return otpu_range_hits(fp, space, addr);
+    for (uint32_t b = 0; b < 4; b++)
+        if ((mask >> b & 1) && fp->space == space && addr + b >= fp->lo && addr + b < fp->hi)
+            return 1;
+    return 0;
+}
+
 /* A write of r that lands while an older instruction still in flight reads or writes its
  * location: the divergence, else OTPU_CHECK_OK. */
 int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space space,
@@ -43,9 +55,10 @@ int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space spa
     for (rec *q = ss->head; q && q != r; q = q->next) {
         if (!q->dispatched || q->seq > r->seq)
             continue;
-        int hit = q->retired && otpu_expect_writes(&q->exp, space, addr);
+        int writes = q->retired && otpu_expect_writes(&q->exp, space, addr, mask);
+        int hit = writes;
         for (size_t k = 0; !hit && k < q->nfp; k++)
-            hit = !q->fp[k].write && otpu_range_hits(&q->fp[k], space, addr);
+            hit = !q->fp[k].write && reads_written(&q->fp[k], space, addr, mask);
         if (hit) {
             ck_written(&d, space, addr, data, mask);
             d.has_other = 1;
@@ -53,7 +66,7 @@ int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space spa
             return ck_diverge(c, OTPU_DIV_ORDER, s, r, &d,
                            "this write landed while the older pc %u (n %llu), which %s this "
                            "location, was still in flight", q->pc, (unsigned long long)q->n,
-                           otpu_expect_writes(&q->exp, space, addr) ? "writes" : "reads");
+                           writes ? "writes" : "reads");
         }
     }
     return OTPU_CHECK_OK;

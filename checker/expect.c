@@ -119,9 +119,15 @@ static otpu_expect_loc *find(const otpu_expect *e, uint64_t k)
     return NULL;
 }
 
-int otpu_expect_writes(const otpu_expect *e, otpu_space space, uint64_t addr)
+int otpu_expect_writes(const otpu_expect *e, otpu_space space, uint64_t addr, uint32_t mask)
 {
-    return find(e, key_of(space, addr)) != NULL;
+    const otpu_expect_loc *l = find(e, key_of(space, addr));
+    if (!l || space != OTPU_SP_DRAM)
+        return l != NULL;
+    for (uint32_t k = 0; k < l->count; k++)
+        if (e->rec[l->first + k].mask & mask)
+            return 1;
+    return 0;
 }
 
 otpu_match otpu_expect_take(otpu_expect *e, otpu_space space, uint64_t addr, uint32_t data,

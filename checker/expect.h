@@ -8,6 +8,10 @@
 
 #include "log.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     uint64_t key;       /* space << 56 | addr */
     uint32_t first, count, cursor; /* this location's records in rec[] (write order) */
@@ -44,7 +48,11 @@ otpu_match otpu_expect_take(otpu_expect *e, otpu_space space, uint64_t addr, uin
 /* The first location still expected (not fully written), or NULL; *remaining counts them. */
 const otpu_write *otpu_expect_missing(const otpu_expect *e, size_t *remaining);
 
-/* Does the instruction write this location (whatever the value)? */
-int otpu_expect_writes(const otpu_expect *e, otpu_space space, uint64_t addr);
+/* Does the instruction write this location (whatever the value)? DRAM: any of the bytes of
+ * mask (a byte write touches only its bytes of the word); other spaces: mask is ignored. */
+int otpu_expect_writes(const otpu_expect *e, otpu_space space, uint64_t addr, uint32_t mask);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -5,10 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -61,6 +63,41 @@ std::string sha_hex(const std::string &s) {
   char h[65];
   otpu_sha256_hex(s.data(), s.size(), h);
   return h;
+}
+
+// The executable `tool` runs as (a PATH search when it has no slash), or "".
+std::string which(const std::string &tool) {
+  if (tool.find('/') != std::string::npos) return access(tool.c_str(), X_OK) ? "" : tool;
+  std::stringstream path(env_or("PATH", "/usr/bin:/bin"));
+  for (std::string d; std::getline(path, d, ':');) {
+    std::string p = (d.empty() ? "." : d) + "/" + tool;
+    if (!access(p.c_str(), X_OK)) return p;
+  }
+  return "";
+}
+
+// A tool's `tool --version` text for build keys, remembered per installed binary (its path,
+// size and modification time) in the cache's versions/ folder: running `verilator --version`
+// (a Perl wrapper) on every run cost several times a small program's whole simulation. No
+// memo when the cache cannot be written: the command runs each time.
+std::string tool_version(const std::string &tool) {
+  std::string path = which(tool);
+  struct stat st;
+  if (path.empty() || stat(path.c_str(), &st))
+    return run_capture(tool + " --version 2>&1");
+  char dir[4096];
+  otpu_cache_default_dir(dir, sizeof dir);
+  std::string id = path + " " + std::to_string(st.st_size) + " " +
+                   std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  std::string memo = std::string(dir) + "/versions/" + sha_hex(id).substr(0, 24), out;
+  if (read_file(memo, &out)) return out;
+  out = run_capture(shell_quote(path) + " --version 2>&1");
+  std::string tmp = memo + ".tmp" + std::to_string(getpid());
+  std::ofstream f;
+  if (mkdirs(std::string(dir) + "/versions")) f.open(tmp, std::ios::binary);
+  if (f << out && (f.close(), true) && rename(tmp.c_str(), memo.c_str()) == 0) return out;
+  remove(tmp.c_str());
+  return out;
 }
 
 // the reference RTL's sources (rtl/sources.txt), then the adapter
@@ -203,7 +240,7 @@ bool library_step(const otpu_config &c, RtlTopKind kind, Step *st, std::string *
   for (const auto &s : srcs) paths.push_back(root + "/" + s);
   paths.push_back(root + "/rtl_bridge/rtl_lib.mk");
   h = std::string(kLibVersion) + "\n" + config_str(c) + "\n" + verilator_flags(kind) + "\n" +
-      run_capture(verilator_bin() + " --version 2>&1");
+      tool_version(verilator_bin());
   if (!hash_files(paths, &h, err)) return false;
   for (const auto &s : srcs) files += " " + shell_quote(root + "/" + s);
   st->key = "lib-" + sha_hex(h).substr(0, 24);
@@ -242,13 +279,15 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
   std::string inc = " -I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
                     " -I" + shell_quote(root + "/checker") + " -I" + shell_quote(root + "/sim");
   std::string h = std::string(kSimVersion) + "\n" + lib.key + "\n" + flags + "\n" +
-                  run_capture("c++ --version 2>&1; cc --version 2>&1");
+                  tool_version("c++") + tool_version("cc");
   std::vector<std::string> libs = lockstep_libs();
   for (const char *d : kHeaderDirs) {
-    std::stringstream ls(run_capture("ls " + shell_quote(root + "/" + d) + " 2>/dev/null"));
-    for (std::string f; ls >> f;)
-      if (f.size() > 2 && f.compare(f.size() - 2, 2, ".h") == 0)
-        paths.push_back(root + "/" + d + "/" + f);
+    std::vector<std::string> headers;  // sorted: the key must not depend on readdir's order
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator(root + "/" + d, ec))
+      if (e.path().extension() == ".h") headers.push_back(e.path().string());
+    std::sort(headers.begin(), headers.end());
+    paths.insert(paths.end(), headers.begin(), headers.end());
   }
   if (!hash_files(paths, &h, err)) return false;
   for (const auto &l : libs)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cases.h"
+#include "expect.h"
 #include "report.h"
 #include "synthetic_rtl.h"
 
@@ -195,6 +196,21 @@ TEST(Faults, ReorderedConflictingWritesAreOrderViolations)
             }
         }
     EXPECT_GE(found, 3);
+}
+
+// Two byte writes into one DRAM word touch different bytes: no conflict between them (a QST
+// ending at byte 0x18e and the next one starting at 0x18f were once called an order violation)
+TEST(Expect, ByteWritesOfOneDramWordAreApart)
+{
+    const otpu_write w[] = {{0x18c, 0, 0x00c3c3c3u, OTPU_SP_DRAM, 0x7},
+                            {0x20, 0, 0x3f800000u, OTPU_SP_TMEM, 0xF}};
+    otpu_expect e;
+    ASSERT_EQ(otpu_expect_init(&e, w, 2), 0);
+    EXPECT_FALSE(otpu_expect_writes(&e, OTPU_SP_DRAM, 0x18c, 0x8));
+    EXPECT_TRUE(otpu_expect_writes(&e, OTPU_SP_DRAM, 0x18c, 0xC));
+    EXPECT_FALSE(otpu_expect_writes(&e, OTPU_SP_DRAM, 0x190, 0xF));
+    EXPECT_TRUE(otpu_expect_writes(&e, OTPU_SP_TMEM, 0x20, 0x1));
+    otpu_expect_free(&e);
 }
 
 TEST(Faults, RegistersControlErrorsHangsAndEndState)

@@ -1,0 +1,1 @@
+"""otpu-regress: the nightly RTL regression around otpu-lockstep (README, "Nightly regression")."""

@@ -1,0 +1,251 @@
+"""index.html of an output folder (regress/README.md): one static page, no script, no network.
+
+In this order: the run's facts, the totals, the failures (first, one row each, with links to the
+repro folder's files that exist), new failures and fixes since the last run, the history charts,
+the slowest tests. Every text and attribute from the run goes through html.escape."""
+import html
+import os
+from urllib.parse import quote
+
+from . import charts
+
+# the files of a repro folder the page links to, when they exist: (path in the folder, label)
+REPRO_FILES = [
+    ("report/divergence.txt", "divergence.txt"),
+    ("report/divergence.json", "divergence.json"),
+    ("report/wave.fst", "wave.fst"),
+    ("repro.sh", "repro.sh"),
+    ("shrunk", "shrunk bundle"),
+]
+NONE = "\u2014"  # an em dash: the cell has nothing to show
+
+CSS = """
+body { font: 14px/1.4 sans-serif; color: #222; margin: 16px 24px; max-width: 1400px; }
+h1 { font-size: 20px; margin: 0 0 8px; }
+h2 { font-size: 16px; margin: 24px 0 8px; border-bottom: 1px solid #ccc; }
+dl.facts { display: grid; grid-template-columns: max-content auto; gap: 2px 16px; margin: 0; }
+dl.facts dt { color: #666; }
+dl.facts dd { margin: 0; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; }
+td.num { text-align: right; }
+tr.failure td { background: #fff5f5; }
+td.message { max-width: 480px; overflow-wrap: anywhere; }
+td.name, td.kind, td.location { white-space: nowrap; }
+.swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
+.clean { color: #060; font-weight: bold; }
+.bad { color: #b00; font-weight: bold; }
+code { font-size: 13px; }
+""" + charts.CSS
+
+
+def _e(value):
+    """text or an attribute value, escaped"""
+    return html.escape(str(value))
+
+
+def _count(n):
+    return NONE if n is None else f"{n:,}"
+
+
+def _duration(seconds):
+    if seconds is None:
+        return NONE
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, s = divmod(int(round(seconds)), 60)
+    if minutes < 60:
+        return f"{minutes} min {s:02d} s"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def _facts(pairs):
+    """a definition list of (label, already escaped html) pairs"""
+    rows = "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in pairs)
+    return f'<dl class="facts">{rows}</dl>'
+
+
+def _kind(kind):
+    """a failure kind with the colour the charts give it"""
+    if not kind:
+        return NONE
+    return (f'<span class="swatch" style="background:{charts.kind_colour(kind)}"></span>'
+            f"{_e(kind)}")
+
+
+def _head(summary):
+    run = summary.get("run") or {}
+    title = (f"otpu-regress: {summary.get('failed', 0):,} failed of {summary.get('tests', 0):,}"
+             f" ({run.get('started') or 'unknown start'})")
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>"
+            f"<h1>{_e(title)}</h1>")
+
+
+def _run_facts(run):
+    return _facts([
+        ("started", _e(run.get("started") or NONE)),
+        ("wall time", _e(_duration(run.get("wall_time")))),
+        ("host", _e(run.get("host") or NONE)),
+        ("jobs", _e(_count(run.get("jobs")))),
+        ("shard", _e(run.get("shard") or "none (the whole suite)")),
+        ("suites", _e(" ".join(run.get("suites") or []) or NONE)),
+    ])
+
+
+def _coverage(coverage):
+    if not coverage:
+        return "none"
+    return (f"{coverage['percent']:.1f} % ({coverage.get('hit', 0):,} of "
+            f"{coverage.get('bins', 0):,} bins)")
+
+
+def _totals(summary):
+    failed = summary.get("failed") or 0
+    pairs = [
+        ("tests", _e(_count(summary.get("tests")))),
+        ("passed", _e(_count(summary.get("passed")))),
+        ("failed", f'<span class="{"bad" if failed else "clean"}">{_e(_count(failed))}</span>'),
+    ]
+    by_kind = (summary.get("by_kind") or {}).items()
+    pairs.append(("by kind", " &middot; ".join(f"{_kind(k)} {_e(_count(n))}" for k, n in by_kind)
+                  or NONE))
+    pairs += [
+        ("instructions checked", _e(_count(summary.get("instructions")))),
+        ("cycles checked", _e(_count(summary.get("cycles")))),
+        ("coverage", _e(_coverage(summary.get("coverage")))),
+    ]
+    return "<h2>Totals</h2>" + _facts(pairs)
+
+
+def _instruction(divergence):
+    insn = (divergence or {}).get("instruction")
+    if not insn:
+        return NONE
+    return (f"pc {_e(insn.get('pc'))}, n {_e(insn.get('n'))}: "
+            f"<code>{_e(insn.get('disasm', ''))}</code>")
+
+
+def _location(divergence):
+    loc = (divergence or {}).get("location")
+    if not loc:
+        return NONE
+    return f"{_e(loc.get('space'))} 0x{int(loc.get('address', 0)):x}"
+
+
+def _links(out_dir, repro):
+    """relative links to the repro folder's files that exist on disk"""
+    if not repro:
+        return NONE
+    links = [f'<a href="{_e(quote(f"{repro}/{path}"))}">{_e(label)}</a>'
+             for path, label in REPRO_FILES
+             if os.path.exists(os.path.join(out_dir, repro, path))]
+    return " ".join(links) or NONE
+
+
+def _anchor(name):
+    return "failure-" + name
+
+
+def _failure_row(out_dir, test):
+    div = test.get("divergence")
+    cells = [f'<td class="name">{_e(test["name"])}</td>',
+             f'<td class="kind">{_kind(test.get("kind"))}</td>',
+             f"<td>{_instruction(div)}</td>", f'<td class="location">{_location(div)}</td>',
+             f'<td class="message">{_e(test.get("message") or "")}</td>',
+             f"<td>{_links(out_dir, test.get('repro'))}</td>"]
+    return (f'<tr class="failure" id="{_e(_anchor(test["name"]))}" '
+            f'data-name="{_e(test["name"])}">' + "".join(cells) + "</tr>")
+
+
+def _failures(out_dir, failed):
+    if not failed:
+        return '<h2>Failures</h2><p class="clean">no failures</p>'
+    head = "".join(f"<th>{h}</th>" for h in
+                   ("test", "kind", "instruction", "location", "message", "repro"))
+    rows = "".join(_failure_row(out_dir, t) for t in failed)
+    return (f"<h2>Failures ({len(failed):,})</h2>"
+            f'<table id="failures" class="tests"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table>")
+
+
+def _name_list(names, linked):
+    """names as a list; those in linked point at their failure row"""
+    items = []
+    for name in names:
+        text = _e(name)
+        if name in linked:
+            text = f'<a href="#{_e(quote(_anchor(name)))}">{text}</a>'
+        items.append(f"<li>{text}</li>")
+    return f"<ul>{''.join(items)}</ul>"
+
+
+def _changes(changes, failed_names):
+    new = changes.get("new_failures") or []
+    fixed = changes.get("fixed") or []
+    still = changes.get("still_failing") or []
+    parts = ["<h2>Since the last run</h2>"]
+    if not new and not fixed:
+        parts.append("<p>no new failures and no fixes</p>")
+    if new:
+        parts.append(f'<p class="bad">new failures ({len(new):,})</p>'
+                     + _name_list(new, failed_names))
+    if fixed:
+        parts.append(f'<p class="clean">fixed ({len(fixed):,})</p>' + _name_list(fixed, ()))
+    if still:
+        parts.append(f"<details><summary>still failing ({len(still):,})</summary>"
+                     + _name_list(still, failed_names) + "</details>")
+    return '<section id="changes">' + "".join(parts) + "</section>"
+
+
+def _current_run(summary):
+    """this run as a history entry, for the charts when there is no history"""
+    coverage = summary.get("coverage") or {}
+    return {"started": (summary.get("run") or {}).get("started"),
+            "tests": summary.get("tests"), "passed": summary.get("passed"),
+            "failed": summary.get("failed"), "by_kind": summary.get("by_kind") or {},
+            "coverage_percent": coverage.get("percent")}
+
+
+def _history(summary, runs):
+    runs = list(runs) or [_current_run(summary)]
+    svgs = (charts.passes_chart(runs) + charts.kinds_chart(runs) + charts.coverage_chart(runs))
+    return (f'<section id="history"><h2>History ({charts.runs_label(runs)})</h2>'
+            f"<div>{svgs}</div></section>")
+
+
+def _slowest(slowest):
+    if not slowest:
+        return "<h2>Slowest tests</h2><p>no tests</p>"
+    rows = "".join(f'<tr><td>{_e(t["name"])}</td><td class="num">{t["time"]:.2f}</td></tr>'
+                   for t in slowest)
+    return ("<h2>Slowest tests</h2>"
+            '<table id="slowest" class="tests"><thead><tr><th>test</th><th>time (s)</th></tr>'
+            f"</thead><tbody>{rows}</tbody></table>")
+
+
+def render_index(out_dir, summary, tests, history_runs):
+    """the page as a string; out_dir is where the repro folders are looked up"""
+    failed = sorted((t for t in tests if t.get("status") == "fail"),
+                    key=lambda t: (t.get("kind") or "", t["name"]))
+    return "".join([
+        _head(summary),
+        _run_facts(summary.get("run") or {}),
+        _totals(summary),
+        _failures(out_dir, failed),
+        _changes(summary.get("changes") or {}, {t["name"] for t in failed}),
+        _history(summary, history_runs),
+        _slowest(summary.get("slowest") or []),
+        "</body></html>\n",
+    ])
+
+
+def write_index(out_dir, summary, tests, history_runs):
+    """writes out_dir/index.html (whole or not at all) and returns its path"""
+    path = os.path.join(out_dir, "index.html")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(render_index(out_dir, summary, tests, history_runs))
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,75 @@
+"""The child processes of a run: each in a process group of its own, so that a timeout stops
+the whole group (otpu-lockstep, its simulator, a build's compilers), and all of them stopped
+when otpu-regress itself is (SIGINT, SIGTERM, SIGHUP: a Slurm cancel, a closed terminal)."""
+import os
+import signal
+import subprocess
+import threading
+import time
+
+_live = set()
+_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+class Stopped(Exception):
+    """otpu-regress was told to stop by a signal"""
+
+    def __init__(self, signum):
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum
+
+
+def _stop_group(p):
+    """SIGTERM to p's group, SIGKILL if it is still there after 10 s; its output so far"""
+    out = ""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, None)):
+        try:
+            os.killpg(p.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            out, _ = p.communicate(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    return out or ""
+
+
+def run(cmd, timeout=None):
+    """(exit status or None, output, seconds, timed out) of cmd, stdout and stderr together"""
+    if _stopping.is_set():
+        raise Stopped(signal.SIGTERM)
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         start_new_session=True)
+    with _lock:
+        _live.add(p)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out, time.monotonic() - t0, False
+    except subprocess.TimeoutExpired:
+        return None, _stop_group(p), time.monotonic() - t0, True
+    finally:
+        with _lock:
+            _live.discard(p)
+
+
+def stop_all():
+    """no new process, and every running one's group stopped"""
+    _stopping.set()
+    with _lock:
+        live = list(_live)
+    for p in live:
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+def on_signals():
+    """SIGTERM and SIGHUP raise Stopped in the main thread (SIGINT: KeyboardInterrupt)"""
+    def stop(signum, _frame):
+        raise Stopped(signum)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)

@@ -1,0 +1,82 @@
+"""The run's files for tools and people: junit.xml (testsuites / testsuite per suite entry /
+testcase per bundle), summary.json and summary.txt."""
+import json
+import os
+import xml.etree.ElementTree as ET
+
+from .outcome import KINDS
+
+
+def summarize(run, tests, coverage, changes):
+    """SUMMARY of regress/README.md"""
+    failed = [t for t in tests if t["status"] != "pass"]
+    return {"schema": "otpu-regress/summary/1", "run": run, "tests": len(tests),
+            "passed": len(tests) - len(failed), "failed": len(failed),
+            "by_kind": {k: sum(1 for t in failed if t["kind"] == k) for k in KINDS},
+            "instructions": sum(t["instructions"] or 0 for t in tests),
+            "cycles": sum(t["cycles"] or 0 for t in tests),
+            "slowest": [{"name": t["name"], "time": round(t["time"], 3)}
+                        for t in sorted(tests, key=lambda t: -t["time"])[:10]],
+            "coverage": coverage, "changes": changes}
+
+
+def write_junit(path, run, tests):
+    root = ET.Element("testsuites", name="otpu-regress", tests=str(len(tests)),
+                      failures=str(sum(t["status"] != "pass" for t in tests)), errors="0",
+                      time=f"{run['wall_time']:.3f}", timestamp=run["started"])
+    suites = {}
+    for t in tests:
+        suites.setdefault(t["suite"], []).append(t)
+    for name, members in suites.items():
+        ts = ET.SubElement(root, "testsuite", name=name, tests=str(len(members)),
+                           failures=str(sum(t["status"] != "pass" for t in members)),
+                           errors="0", skipped="0",
+                           time=f"{sum(t['time'] for t in members):.3f}",
+                           timestamp=run["started"], hostname=run["host"])
+        for t in members:
+            tc = ET.SubElement(ts, "testcase", name=t["bundle"], classname=name,
+                               time=f"{t['time']:.3f}")
+            if t["status"] != "pass":
+                f = ET.SubElement(tc, "failure", message=t["message"], type=t["kind"])
+                f.text = (f"{t['kind']}: {t['message']}\n" +
+                          (f"repro folder: {t['repro']}\n" if t["repro"] else ""))
+            ET.SubElement(tc, "system-out").text = t["command"] + "\n"
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def summary_text(s):
+    r = s["run"]
+    lines = [f"otpu-regress: {s['tests']} tests, {s['passed']} passed, {s['failed']} failed "
+             f"in {r['wall_time']:.1f} s (-j {r['jobs']}" +
+             (f", shard {r['shard']}" if r.get("shard") else "") + ")",
+             "failures by kind: " + ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()),
+             f"checked: {s['instructions']} instructions, {s['cycles']} cycles"]
+    if s["coverage"]:
+        c = s["coverage"]
+        lines.append(f"coverage: {c['percent']:.1f}% ({c['hit']} of {c['bins']} bins)")
+    ch = s["changes"]
+    lines.append(f"since the last run: {len(ch['new_failures'])} new failures, "
+                 f"{len(ch['fixed'])} fixed, {len(ch['still_failing'])} still failing")
+    lines += [f"  new failure: {n}" for n in ch["new_failures"]]
+    lines += [f"  fixed: {n}" for n in ch["fixed"]]
+    lines.append("slowest:")
+    lines += [f"  {x['time']:8.2f} s  {x['name']}" for x in s["slowest"]]
+    return "\n".join(lines) + "\n"
+
+
+def failure_lines(tests):
+    return [f"FAIL {t['name']}: {t['kind']}: {t['message']}" +
+            (f" (repro: {t['repro']}/repro.sh)" if t["repro"] else "")
+            for t in tests if t["status"] != "pass"]
+
+
+def write_all(out_dir, run, tests, summary):
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump({"schema": "otpu-regress/results/1", "run": run, "tests": tests}, f,
+                  indent=1)
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
+        f.write(summary_text(summary))
+    write_junit(os.path.join(out_dir, "junit.xml"), run, tests)

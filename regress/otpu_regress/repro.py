@@ -1,0 +1,50 @@
+"""A failed test's repro folder: its bundle (with its plusargs in plusargs.txt), the report
+otpu-lockstep wrote (divergence.txt, divergence.json, wave.fst), the tool's output, repro.sh
+with the exact command, and with --shrink the bundle otpu-shrink reduced."""
+import os
+import shlex
+import shutil
+import subprocess
+
+from .suite import safe_name
+
+REPRO_SH = """#!/bin/sh
+# otpu-regress repro of {name}: {kind}
+#   {message}
+# Runs the bundle beside this script exactly as the regression did: exit 1 and the same
+# divergence.txt (in report-rerun/) is the failure reproduced. Another otpu-lockstep:
+# OTPU_LOCKSTEP=/path/to/otpu-lockstep ./repro.sh
+cd "$(dirname "$0")" || exit 2
+exec "${{OTPU_LOCKSTEP:-{lockstep}}}" run bundle --report report-rerun {plusargs} "$@"
+"""
+
+
+def make_repro(test, rec, tools, out_dir, report, output, shrink):
+    """write the repro folder; its path relative to out_dir"""
+    rel = os.path.join("repro", safe_name(test.name))
+    folder = os.path.join(out_dir, rel)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    bundle = os.path.join(folder, "bundle")
+    if os.path.isdir(test.path):
+        shutil.copytree(test.path, bundle)
+        if test.plusargs:
+            with open(os.path.join(bundle, "plusargs.txt"), "w") as f:
+                f.write(" ".join(test.plusargs) + "\n")
+    if report and os.path.isdir(report):
+        shutil.move(report, os.path.join(folder, "report"))
+    with open(os.path.join(folder, "output.txt"), "w") as f:
+        f.write(output)
+    sh = os.path.join(folder, "repro.sh")
+    with open(sh, "w") as f:
+        f.write(REPRO_SH.format(name=test.name, kind=rec["kind"],
+                                message=rec["message"].replace("\n", " "),
+                                lockstep=os.path.abspath(tools["lockstep"]),
+                                plusargs=" ".join(shlex.quote(p) for p in test.plusargs)))
+    os.chmod(sh, 0o755)
+    if shrink and os.path.isdir(bundle):
+        p = subprocess.run([tools["shrink"], bundle, "--lockstep", tools["lockstep"], "--out",
+                            os.path.join(folder, "shrunk")], capture_output=True, text=True)
+        with open(os.path.join(folder, "shrink.log"), "w") as f:
+            f.write(p.stdout + p.stderr)
+    return rel

@@ -1,0 +1,131 @@
+"""Local parallel execution: every test is one otpu-lockstep run in a process group of its own,
+under a wall-clock timeout; a crash, hang, timeout or failed build of one test never stops the
+others. The Verilator build of each Config is made once, before the tests, through the tools'
+cache and its lock."""
+import concurrent.futures
+import hashlib
+import os
+import shlex
+import shutil
+
+from . import outcome, procs
+from .repro import make_repro
+from .suite import Test, safe_name
+
+CONFIG_KEYS = ("S", "D", "MCOLS", "ACT_BLOCKS", "TMEM_WORDS", "DRAM_BYTES", "IMEM_WORDS",
+               "LANES", "PAIR", "DSTEP", "STREAM", "ACT_ROWS")
+
+
+def input_hash(test):
+    """the test's input: its bundle's files and its plusargs"""
+    h = hashlib.sha256()
+    try:
+        for f in sorted(os.listdir(test.path)):
+            p = os.path.join(test.path, f)
+            if os.path.isfile(p):
+                h.update(f.encode() + b"\0")
+                with open(p, "rb") as fh:
+                    h.update(hashlib.sha256(fh.read()).digest())
+    except OSError:
+        h.update(b"missing")
+    h.update("\0".join(test.plusargs).encode())
+    return h.hexdigest()
+
+
+def config_of(path):
+    """the Config lines of a bundle's case.txt (None when it cannot be read)"""
+    try:
+        with open(os.path.join(path, "case.txt")) as f:
+            kv = dict(ln.strip().split("=", 1) for ln in f if "=" in ln)
+    except OSError:
+        return None
+    return tuple(kv.get(k) for k in CONFIG_KEYS)
+
+
+def build_configs(tests, tools, jobs, log):
+    """build each Config's simulator once; {config: None or the build's last words}"""
+    first = {}
+    for t in tests:
+        c = config_of(t.path)
+        if c is not None:
+            first.setdefault(c, t.path)
+    log(f"otpu-regress: finding or building the RTL of {len(first)} Config(s)")
+    done = []
+
+    def build(path):
+        status, out, secs, _ = procs.run([tools["rtl"], "build", "--bundle", path])
+        done.append(path)
+        if secs > 1:
+            log(f"otpu-regress: {len(done)}/{len(first)} Configs ready ({secs:.0f} s for "
+                f"{os.path.basename(path)}'s)")
+        if status == 0:
+            return None
+        return outcome.last_line(out, r"\S") or f"otpu-rtl build exited {status}"
+
+    with concurrent.futures.ThreadPoolExecutor(max(1, min(jobs, len(first)))) as ex:
+        return dict(zip(first, ex.map(build, first.values())))
+
+
+def lockstep_command(tools, test, report, coverage):
+    cmd = [tools["lockstep"], "run", test.path, "--report", report]
+    if coverage:
+        cmd += ["--coverage", coverage]
+    return cmd + list(test.plusargs)
+
+
+def run_test(test: Test, tools, out_dir, opts, problem):
+    """one test's result record (TEST in summary.json's terms); problem: (kind, message) when
+    the test cannot run (its bundle was not generated, its Config not built)"""
+    work = os.path.join(out_dir, "work", safe_name(test.name))
+    report = os.path.join(work, "report")
+    cov = os.path.join(out_dir, "work", "coverage", safe_name(test.name) + ".json")
+    cmd = lockstep_command(tools, test, report, cov if opts.coverage else None)
+    rec = {"name": test.name, "suite": test.suite, "bundle": test.bundle,
+           "bundle_path": test.path, "plusargs": list(test.plusargs),
+           "input_hash": input_hash(test), "repro": None, "divergence": None,
+           "cycles": None, "instructions": None, "exit": None, "time": 0.0,
+           "command": " ".join(shlex.quote(w) for w in
+                               [os.path.basename(tools["lockstep"]), "run", test.path] +
+                               list(test.plusargs))}
+    ran, output = None, ""
+    if problem is None and not os.path.isdir(test.path):
+        problem = ("bad-input", f"no bundle at {test.path}")
+    if problem:
+        rec.update(status="fail", kind=problem[0], message=problem[1])
+    else:
+        os.makedirs(os.path.dirname(cov), exist_ok=True)
+        status, output, secs, timed_out = procs.run(cmd, opts.timeout)
+        st, kind, msg, d = outcome.classify(status, output, report, timed_out, opts.timeout)
+        cycles, instructions = outcome.counts(output)
+        rec.update(status=st, kind=kind, message=msg, divergence=d, exit=status, time=secs,
+                   cycles=cycles, instructions=instructions)
+        ran = report
+    if rec["status"] == "fail" and os.path.isdir(test.path):
+        rec["repro"] = make_repro(test, rec, tools, out_dir, ran, output,
+                                  opts.shrink and rec["kind"] == "divergence")
+    shutil.rmtree(work, ignore_errors=True)
+    return rec
+
+
+def run_all(tests, tools, out_dir, opts, on_result, gen_problems):
+    """run every test with opts.jobs workers; on_result(record) as each one ends.
+    gen_problems: {entry name: why its bundles could not be generated}"""
+    runnable = [t for t in tests if t.entry.name not in gen_problems]
+    built = build_configs(runnable, tools, opts.jobs, opts.log)
+
+    def problem(t):
+        if t.entry.name in gen_problems:
+            return "bad-input", gen_problems[t.entry.name]
+        why = built.get(config_of(t.path))
+        return ("build-failed", why) if why else None
+
+    with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
+        futs = [ex.submit(run_test, t, tools, out_dir, opts, problem(t)) for t in tests]
+        try:
+            for f in concurrent.futures.as_completed(futs):
+                on_result(f.result())
+        except BaseException:  # stopped: no test waits for the ones running to end
+            procs.stop_all()
+            for f in futs:
+                f.cancel()
+            raise

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""otpu-regress on the reference RTL: fault injection on a subset fails exactly those tests,
+each with a repro.sh that reproduces the same divergence; JUnit has the usual shape; four
+shards merged equal one unsharded run; history finds one new failure and one fix, and a flaky
+test; every failure kind (crash, timeout, build-failed, bad-input) is its own and never stops
+the other tests; bad usage is one line and exit status 2.
+
+usage: test_regress.py OTPU_REGRESS OTPU_LOCKSTEP VECTORS_ISA"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+REGRESS, LOCKSTEP, ISA = (os.path.abspath(a) for a in sys.argv[1:4])
+CLEAN = ["random_000", "random_003", "random_005", "random_006", "ld_st", "qact_scales"]
+FAULTS = {  # entry name -> (bundle, plusargs)
+    "flip-dma": ("random_007", "+otpu_flip_unit=0 +otpu_flip_n=2 +otpu_flip_bit=5"),
+    "flip-vpu": ("random_001", "+otpu_flip_unit=3 +otpu_flip_n=1 +otpu_flip_bit=30"),
+    "drop-dma": ("qst", "+otpu_drop_unit=0 +otpu_drop_n=3"),
+}
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print(f"FAIL {what}", flush=True)
+    return cond
+
+
+def regress(*args, env=None, expect=None):
+    p = subprocess.run([REGRESS, *args], capture_output=True, text=True, timeout=1800,
+                       env={**os.environ, **(env or {})})
+    if expect is not None:
+        check(p.returncode == expect, f"otpu-regress {' '.join(args)}: exit {p.returncode}, "
+              f"wanted {expect}\n{p.stderr[-2000:]}")
+    return p
+
+
+def suite_file(path, lines):
+    with open(path, "w") as f:
+        f.write("# written by test_regress.py\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def results(out):
+    with open(os.path.join(out, "results.json")) as f:
+        return {t["name"]: t for t in json.load(f)["tests"]}
+
+
+def summary(out):
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f)
+
+
+def junit_shape(path, tests):
+    root = ET.parse(path).getroot()
+    check(root.tag == "testsuites", f"{path}: root <{root.tag}>")
+    cases = {}
+    for ts in root:
+        check(ts.tag == "testsuite" and ts.get("name"), f"{path}: <{ts.tag}> under testsuites")
+        members = list(ts)
+        check(int(ts.get("tests")) == len(members), f"{path}: {ts.get('name')} tests= count")
+        check(int(ts.get("failures")) == sum(tc.find("failure") is not None for tc in members),
+              f"{path}: {ts.get('name')} failures= count")
+        for tc in members:
+            check(tc.tag == "testcase" and tc.get("classname") == ts.get("name") and
+                  float(tc.get("time")) >= 0, f"{path}: testcase {tc.attrib}")
+            f = tc.find("failure")
+            if f is not None:
+                check(f.get("message") and f.get("type"), f"{path}: failure without message")
+            cases[f"{ts.get('name')}/{tc.get('name')}"] = f is not None
+    check(cases == {n: t["status"] != "pass" for n, t in tests.items()},
+          f"{path}: the testcases are not the run's tests")
+
+
+def same_divergence(a, b):
+    keys = ("kind", "slice", "cycle", "instruction", "location", "unit")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def fault_subset(tmp):
+    """faults on a subset: exactly those fail, each reproduced by its repro.sh"""
+    s = suite_file(os.path.join(tmp, "faults.suite"),
+                   [os.path.join(ISA, b) for b in CLEAN] +
+                   [f"{os.path.join(ISA, b)} name={n} {p}" for n, (b, p) in FAULTS.items()])
+    out = os.path.join(tmp, "faults")
+    p = regress("run", s, "-j", "2", "--out", out, "--db", "none", expect=1)
+    check("done," in p.stderr, "no progress line")
+    r = results(out)
+    failed = {n for n, t in r.items() if t["status"] != "pass"}
+    want = {f"{n}/{b}" for n, (b, _) in FAULTS.items()}
+    check(failed == want, f"failed {sorted(failed)}, wanted exactly {sorted(want)}")
+    check(len(r) == len(CLEAN) + len(FAULTS), f"{len(r)} tests")
+    junit_shape(os.path.join(out, "junit.xml"), r)
+    s = summary(out)
+    check(s["failed"] == len(FAULTS) and s["by_kind"]["divergence"] == len(FAULTS),
+          f"summary counts {s['failed']} {s['by_kind']}")
+    for name in sorted(want & failed):
+        t = r[name]
+        folder = os.path.join(out, t["repro"])
+        with open(os.path.join(folder, "report", "divergence.json")) as f:
+            first = json.load(f)
+        check(t["divergence"]["kind"] == first["kind"], f"{name}: results.json and report")
+        q = subprocess.run([os.path.join(folder, "repro.sh")], capture_output=True, text=True,
+                           timeout=600)
+        again = os.path.join(folder, "report-rerun", "divergence.json")
+        if check(q.returncode == 1 and os.path.isfile(again),
+                 f"{name}: repro.sh exit {q.returncode}\n{q.stdout[-800:]}{q.stderr[-800:]}"):
+            with open(again) as f:
+                check(same_divergence(first, json.load(f)), f"{name}: repro.sh diverged "
+                      "differently")
+
+
+def shards(tmp):
+    """four shards merged give the totals and test names of one unsharded run"""
+    s = suite_file(os.path.join(tmp, "shards.suite"),
+                   [os.path.join(ISA, b) for b in CLEAN] +
+                   ["gen:dma:seed=3:count=5", "gen:hazard:seed=4:count=4",
+                    f"{os.path.join(ISA, 'random_007')} name=flip "
+                    "+otpu_flip_unit=0 +otpu_flip_n=2 +otpu_flip_bit=5"])
+    whole = os.path.join(tmp, "whole")
+    regress("run", s, "-j", "2", "--out", whole, "--db", "none", expect=1)
+    parts = []
+    for i in range(1, 5):
+        parts.append(os.path.join(tmp, f"shard-{i}"))
+        regress("run", s, "-j", "2", "--shard", f"{i}/4", "--out", parts[-1], "--db", "none")
+    merged = os.path.join(tmp, "merged")
+    regress("merge", *parts, "--out", merged, "--db", "none", expect=1)
+    a, b = summary(whole), summary(merged)
+    for k in ("tests", "passed", "failed", "by_kind", "instructions", "cycles"):
+        check(a[k] == b[k], f"shards: {k} {a[k]} unsharded, {b[k]} merged")
+    ra, rb = results(whole), results(merged)
+    check(sorted(ra) == sorted(rb), "shards: the merged test names differ")
+    check(all(ra[n]["status"] == rb[n]["status"] for n in ra if n in rb), "shards: statuses")
+    check(all(len(results(p)) > 0 for p in parts), "shards: an empty shard")
+    check(os.path.isdir(os.path.join(merged, rb["flip/random_007"]["repro"])),
+          "shards: the merged repro folder")
+    check(a["coverage"] and b["coverage"] and a["coverage"]["hit"] == b["coverage"]["hit"],
+          f"shards: coverage {a['coverage']} unsharded, {b['coverage']} merged")
+
+
+def history(tmp):
+    """one injected regression and one fix: exactly one new failure and one fix"""
+    db = os.path.join(tmp, "h.db")
+    flip = "+otpu_flip_unit=0 +otpu_flip_n=2 +otpu_flip_bit=5"
+    night = [(f"{os.path.join(ISA, 'random_007')} name=p {flip}",
+              f"{os.path.join(ISA, 'random_003')} name=q"),
+             (f"{os.path.join(ISA, 'random_007')} name=p",
+              f"{os.path.join(ISA, 'random_003')} name=q {flip}")]
+    for k, lines in enumerate(night):
+        s = suite_file(os.path.join(tmp, f"night{k}.suite"),
+                       list(lines) + [os.path.join(ISA, "random_005")])
+        regress("run", s, "-j", "2", "--out", os.path.join(tmp, f"night{k}"), "--db", db,
+                expect=1)
+    ch = summary(os.path.join(tmp, "night1"))["changes"]
+    check(ch["new_failures"] == ["q/random_003"] and ch["fixed"] == ["p/random_007"] and
+          not ch["still_failing"], f"history: changes {ch}")
+    p = regress("history", "--db", db, expect=0)
+    check("new failures: 1\n  q/random_003\nfixed: 1\n  p/random_007\nstill failing: 0" in
+          p.stdout, f"history: {p.stdout}")
+    check("flaky (pass and fail on the same input, last 30 runs): 0" in p.stdout,
+          f"history: a changed input is not flaky\n{p.stdout}")
+
+
+def fake(tmp, name, body):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + body + "\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def kinds(tmp):
+    """crash, timeout, build-failed and bad-input: each its own kind, the others still run"""
+    one = os.path.join(ISA, "random_003")
+    crash = fake(tmp, "crash", "kill -SEGV $$")
+    hang = fake(tmp, "hang", "sleep 120")
+    nobuild = fake(tmp, "nobuild", "echo 'otpu-rtl: the build failed (make: error 2)' >&2\n"
+                                   "exit 4")
+    out = os.path.join(tmp, "k")
+    regress("run", one, "--out", out, "--db", "none", env={"OTPU_LOCKSTEP": crash}, expect=1)
+    t = results(out)["random_003/random_003"]
+    check(t["kind"] == "crash" and "signal 11" in t["message"], f"crash: {t['kind']} "
+          f"{t['message']}")
+    t0 = time.monotonic()
+    regress("run", one, "--out", out, "--db", "none", "--timeout", "1",
+            env={"OTPU_LOCKSTEP": hang}, expect=1)
+    t = results(out)["random_003/random_003"]
+    check(t["kind"] == "timeout" and time.monotonic() - t0 < 30,
+          f"timeout: {t['kind']} after {time.monotonic() - t0:.1f} s")
+    regress("run", one, "--out", out, "--db", "none", env={"OTPU_RTL": nobuild}, expect=1)
+    t = results(out)["random_003/random_003"]
+    check(t["kind"] == "build-failed" and "make: error 2" in t["message"],
+          f"build-failed: {t['kind']} {t['message']}")
+    s = suite_file(os.path.join(tmp, "mixed.suite"),
+                   [f"{one} name=badarg +otpu_flip_unit=99", "gen:nosuchfamily:seed=1:count=2",
+                    os.path.join(ISA, "random_005")])
+    regress("run", s, "--out", out, "--db", "none", expect=1)
+    r = results(out)
+    got = {n: t["kind"] for n, t in r.items()}
+    check(got == {"badarg/random_003": "bad-input", "gen-nosuchfamily-seed1/nosuchfamily-1-0000":
+                  "bad-input", "gen-nosuchfamily-seed1/nosuchfamily-1-0001": "bad-input",
+                  "random_005/random_005": None}, f"bad-input: {got}")
+    flaky(tmp, one)
+
+
+def flaky(tmp, one):
+    """a test that passes and fails on the same input is listed as flaky"""
+    flag = os.path.join(tmp, "fail-now")
+    lock = fake(tmp, "coin", f'if [ -e {flag} ]; then exit 1; fi\n'
+                f'exec "{LOCKSTEP}" "$@"')
+    db = os.path.join(tmp, "flaky.db")
+    env = {"OTPU_LOCKSTEP": lock}
+    open(flag, "w").close()
+    regress("run", one, "--out", os.path.join(tmp, "f1"), "--db", db, env=env, expect=1)
+    os.remove(flag)
+    regress("run", one, "--out", os.path.join(tmp, "f2"), "--db", db, env=env, expect=0)
+    p = regress("history", "--db", db, expect=0)
+    check("flaky (pass and fail on the same input, last 30 runs): 1\n  random_003/random_003"
+          in p.stdout, f"flaky: {p.stdout}")
+
+
+def bad_usage(tmp):
+    for args in (["run", os.path.join(tmp, "nowhere")], ["run", "gen:hazard:seed=x:count=2"],
+                 ["run", os.path.join(ISA, "random_003"), "--shard", "5/4"],
+                 ["history", "--db", os.path.join(tmp, "none.db")],
+                 ["merge", os.path.join(tmp, "nowhere"), "--out", os.path.join(tmp, "m")]):
+        p = regress(*args, expect=2)
+        lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+        check(len(lines) == 1 or "usage:" in p.stderr, f"{args}: {p.stderr}")
+    check(regress("--help").returncode == 0 and regress("run", "--help").returncode == 0,
+          "--help")
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="otpu-regress-test-") as tmp:
+        os.chdir(tmp)
+        for step in (bad_usage, kinds, fault_subset, history, shards):
+            t0 = time.monotonic()
+            step(tmp)
+            print(f"{step.__name__}: {time.monotonic() - t0:.1f} s", flush=True)
+    print(f"{len(failures)} failed" if failures else "all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
