@@ -135,6 +135,39 @@ bool hash_files(const std::vector<std::string> &paths, std::string *h, std::stri
   return true;
 }
 
+// The members of a GNU thin archive as `ar t` lists them (the archive's folder joined to each
+// stored name), read from its bytes a: headers of 60 bytes, the symbol table and the long-name
+// table ("//", names ending in "/\n") stored, the members themselves not. false if a is not one.
+bool thin_members(const std::string &a, const std::string &lib, std::vector<std::string> *out) {
+  std::string dir = lib.find('/') == std::string::npos ? "" : lib.substr(0, lib.rfind('/') + 1);
+  std::string names;
+  size_t pos = 8;  // after "!<thin>\n"
+  while (pos + 60 <= a.size()) {
+    std::string name = a.substr(pos, 16);
+    long size = strtol(a.substr(pos + 48, 10).c_str(), nullptr, 10);
+    if (a.compare(pos + 58, 2, "`\n") != 0 || size < 0) return false;
+    pos += 60;
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (name == "/" || name == "/SYM64/" || name == "//") {  // stored in the archive
+      if (name == "//") names = a.substr(pos, size);
+      pos += size + (size & 1);
+      continue;
+    }
+    std::string m;
+    if (name.size() > 1 && name[0] == '/') {  // "/offset" into the long names
+      size_t off = strtoul(name.c_str() + 1, nullptr, 10), end = names.find("/\n", off);
+      if (end == std::string::npos) return false;
+      m = names.substr(off, end - off);
+    } else if (name.size() > 1 && name.back() == '/') {
+      m = name.substr(0, name.size() - 1);
+    } else {
+      return false;
+    }
+    out->push_back(m[0] == '/' ? m : dir + m);
+  }
+  return pos == a.size() && !out->empty();
+}
+
 // A library's contents for a key: its bytes, or for a thin archive (meson's, which holds only
 // the paths of its objects) the bytes of every object it names.
 bool hash_library(const std::string &lib, std::string *h, std::string *err) {
@@ -145,10 +178,7 @@ bool hash_library(const std::string &lib, std::string *h, std::string *err) {
   }
   if (body.compare(0, 8, "!<thin>\n") != 0) return hash_files({lib}, h, err);
   std::vector<std::string> members;
-  std::stringstream ls(run_capture("ar t " + shell_quote(lib)));  // absolute member paths
-  for (std::string m; std::getline(ls, m);)
-    if (!m.empty()) members.push_back(m);
-  if (members.empty()) {
+  if (!thin_members(body, lib, &members)) {
     *err = "cannot list the thin archive " + lib;
     return false;
   }

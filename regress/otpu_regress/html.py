@@ -148,12 +148,20 @@ def _anchor(name):
     return "failure-" + name
 
 
+def _message(test, div):
+    """what went wrong: for a divergence its kind and detail (the instruction and location
+    have their own cells), else the test's one-line message"""
+    if div and div.get("kind") and div.get("detail"):
+        return f"{div['kind']}: {div['detail']}"
+    return test.get("message") or ""
+
+
 def _failure_row(out_dir, test):
     div = test.get("divergence")
     cells = [f'<td class="name">{_e(test["name"])}</td>',
              f'<td class="kind">{_kind(test.get("kind"))}</td>',
              f"<td>{_instruction(div)}</td>", f'<td class="location">{_location(div)}</td>',
-             f'<td class="message">{_e(test.get("message") or "")}</td>',
+             f'<td class="message">{_e(_message(test, div))}</td>',
              f"<td>{_links(out_dir, test.get('repro'))}</td>"]
     return (f'<tr class="failure" id="{_e(_anchor(test["name"]))}" '
             f'data-name="{_e(test["name"])}">' + "".join(cells) + "</tr>")

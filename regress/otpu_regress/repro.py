@@ -1,6 +1,6 @@
 """A failed test's repro folder: its bundle (with its plusargs in plusargs.txt), the report
-otpu-lockstep wrote (divergence.txt, divergence.json, wave.fst), the tool's output, repro.sh
-with the exact command, and with --shrink the bundle otpu-shrink reduced."""
+otpu-lockstep wrote there (report/: divergence.txt, divergence.json, wave.fst), the tool's
+output, repro.sh with the exact command, and with --shrink the bundle otpu-shrink reduced."""
 import os
 import shlex
 import shutil
@@ -19,20 +19,18 @@ exec "${{OTPU_LOCKSTEP:-{lockstep}}}" run bundle --report report-rerun {plusargs
 """
 
 
-def make_repro(test, rec, tools, out_dir, report, output, shrink):
-    """write the repro folder; its path relative to out_dir"""
+def make_repro(test, rec, tools, out_dir, output, shrink):
+    """write the repro folder around the report otpu-lockstep left in it (report/); its path
+    relative to out_dir"""
     rel = os.path.join("repro", safe_name(test.name))
     folder = os.path.join(out_dir, rel)
-    shutil.rmtree(folder, ignore_errors=True)
-    os.makedirs(folder)
+    os.makedirs(folder, exist_ok=True)
     bundle = os.path.join(folder, "bundle")
     if os.path.isdir(test.path):
         shutil.copytree(test.path, bundle)
         if test.plusargs:
             with open(os.path.join(bundle, "plusargs.txt"), "w") as f:
                 f.write(" ".join(test.plusargs) + "\n")
-    if report and os.path.isdir(report):
-        shutil.move(report, os.path.join(folder, "report"))
     with open(os.path.join(folder, "output.txt"), "w") as f:
         f.write(output)
     sh = os.path.join(folder, "repro.sh")

@@ -76,8 +76,10 @@ def lockstep_command(tools, test, report, coverage):
 def run_test(test: Test, tools, out_dir, opts, problem):
     """one test's result record (TEST in summary.json's terms); problem: (kind, message) when
     the test cannot run (its bundle was not generated, its Config not built)"""
-    work = os.path.join(out_dir, "work", safe_name(test.name))
-    report = os.path.join(work, "report")
+    # the report is written where a failure's repro folder keeps it, so that the paths in
+    # divergence.txt stay true; a passing run leaves no folder
+    folder = os.path.join(out_dir, "repro", safe_name(test.name))
+    report = os.path.join(folder, "report")
     cov = os.path.join(out_dir, "work", "coverage", safe_name(test.name) + ".json")
     cmd = lockstep_command(tools, test, report, cov if opts.coverage else None)
     rec = {"name": test.name, "suite": test.suite, "bundle": test.bundle,
@@ -87,7 +89,7 @@ def run_test(test: Test, tools, out_dir, opts, problem):
            "command": " ".join(shlex.quote(w) for w in
                                [os.path.basename(tools["lockstep"]), "run", test.path] +
                                list(test.plusargs))}
-    ran, output = None, ""
+    output = ""
     if problem is None and not os.path.isdir(test.path):
         problem = ("bad-input", f"no bundle at {test.path}")
     if problem:
@@ -99,11 +101,11 @@ def run_test(test: Test, tools, out_dir, opts, problem):
         cycles, instructions = outcome.counts(output)
         rec.update(status=st, kind=kind, message=msg, divergence=d, exit=status, time=secs,
                    cycles=cycles, instructions=instructions)
-        ran = report
     if rec["status"] == "fail" and os.path.isdir(test.path):
-        rec["repro"] = make_repro(test, rec, tools, out_dir, ran, output,
+        rec["repro"] = make_repro(test, rec, tools, out_dir, output,
                                   opts.shrink and rec["kind"] == "divergence")
-    shutil.rmtree(work, ignore_errors=True)
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
     return rec
 
 
