@@ -3,7 +3,7 @@
 each with a repro.sh that reproduces the same divergence; JUnit has the usual shape; four
 shards merged equal one unsharded run; history finds one new failure and one fix, and a flaky
 test; every failure kind (crash, timeout, build-failed, bad-input) is its own and never stops
-the other tests; bad usage is one line and exit status 2.
+the other tests; --shrink leaves a smaller failing bundle; bad usage is one line, exit 2.
 
 usage: test_regress.py OTPU_REGRESS OTPU_LOCKSTEP VECTORS_ISA"""
 import json
@@ -14,6 +14,9 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+import regress_util
+from regress_util import check, load, verdict
+
 REGRESS, LOCKSTEP, ISA = (os.path.abspath(a) for a in sys.argv[1:4])
 CLEAN = ["random_000", "random_003", "random_005", "random_006", "ld_st", "qact_scales"]
 FAULTS = {  # entry name -> (bundle, plusargs)
@@ -21,23 +24,10 @@ FAULTS = {  # entry name -> (bundle, plusargs)
     "flip-vpu": ("random_001", "+otpu_flip_unit=3 +otpu_flip_n=1 +otpu_flip_bit=30"),
     "drop-dma": ("qst", "+otpu_drop_unit=0 +otpu_drop_n=3"),
 }
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL {what}", flush=True)
-    return cond
 
 
 def regress(*args, env=None, expect=None):
-    p = subprocess.run([REGRESS, *args], capture_output=True, text=True, timeout=1800,
-                       env={**os.environ, **(env or {})})
-    if expect is not None:
-        check(p.returncode == expect, f"otpu-regress {' '.join(args)}: exit {p.returncode}, "
-              f"wanted {expect}\n{p.stderr[-2000:]}")
-    return p
+    return regress_util.regress(REGRESS, *args, env=env, expect=expect)
 
 
 def suite_file(path, lines):
@@ -47,13 +37,11 @@ def suite_file(path, lines):
 
 
 def results(out):
-    with open(os.path.join(out, "results.json")) as f:
-        return {t["name"]: t for t in json.load(f)["tests"]}
+    return {t["name"]: t for t in load(out, "results.json")["tests"]}
 
 
 def summary(out):
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)
+    return load(out, "summary.json")
 
 
 def junit_shape(path, tests):
@@ -224,6 +212,23 @@ def flaky(tmp, one):
           in p.stdout, f"flaky: {p.stdout}")
 
 
+def shrink(tmp):
+    """--shrink: a divergence's repro folder holds a smaller bundle that fails the same way"""
+    out = os.path.join(tmp, "shrink")
+    b, plus = FAULTS["flip-dma"]
+    s = suite_file(os.path.join(tmp, "shrink.suite"), [f"{os.path.join(ISA, b)} name=s {plus}"])
+    regress("run", s, "--shrink", "--out", out, "--db", "none", expect=1)
+    folder = os.path.join(out, results(out)[f"s/{b}"]["repro"])
+
+    def lines(d):
+        with open(os.path.join(d, "prog_0.hex")) as f:
+            return sum(1 for _ in f)
+    shrunk = os.path.join(folder, "shrunk")
+    if check(os.path.isfile(os.path.join(shrunk, "case.txt")), "--shrink: no shrunk bundle"):
+        check(lines(shrunk) < lines(os.path.join(folder, "bundle")),
+              f"--shrink: {lines(shrunk)} lines, not fewer than the bundle's")
+
+
 def bad_usage(tmp):
     for args in (["run", os.path.join(tmp, "nowhere")], ["run", "gen:hazard:seed=x:count=2"],
                  ["run", os.path.join(ISA, "random_003"), "--shard", "5/4"],
@@ -239,12 +244,11 @@ def bad_usage(tmp):
 def main():
     with tempfile.TemporaryDirectory(prefix="otpu-regress-test-") as tmp:
         os.chdir(tmp)
-        for step in (bad_usage, kinds, fault_subset, history, shards):
+        for step in (bad_usage, kinds, fault_subset, history, shards, shrink):
             t0 = time.monotonic()
             step(tmp)
             print(f"{step.__name__}: {time.monotonic() - t0:.1f} s", flush=True)
-    print(f"{len(failures)} failed" if failures else "all passed")
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":
