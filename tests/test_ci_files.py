@@ -314,14 +314,19 @@ def check_github(root):
                 shard_id = jid
             if "otpu-regress merge" in run:
                 merge_id = jid
-    if shard_id is None:
+    check_run_and_merge(rel, jobs, shard_id, merge_id, check_github_shard, check_github_merge)
+
+
+def check_run_and_merge(rel, jobs, run_id, merge_id, check_run, check_merge):
+    """the job running the shards and the one merging them: both there, each checked"""
+    if run_id is None:
         fail(f"{rel}: no job runs 'otpu-regress run'")
     else:
-        check_github_shard(rel, shard_id, jobs[shard_id])
+        check_run(rel, run_id, jobs[run_id])
     if merge_id is None:
         fail(f"{rel}: no job runs 'otpu-regress merge'")
     else:
-        check_github_merge(rel, merge_id, jobs[merge_id], shard_id)
+        check_merge(rel, merge_id, jobs[merge_id], run_id)
 
 
 def squash(text):
@@ -416,14 +421,8 @@ def check_gitlab(root):
             check_paths(f"{rel}: {jid}", str(line), root)
             regress_id = jid if "otpu-regress run" in str(line) else regress_id
             merge_id = jid if "otpu-regress merge" in str(line) else merge_id
-    if regress_id is None:
-        fail(f"{rel}: no job runs 'otpu-regress run'")
-    else:
-        check_gitlab_regress(rel, regress_id, jobs[regress_id])
-    if merge_id is None:
-        fail(f"{rel}: no job runs 'otpu-regress merge'")
-    else:
-        check_gitlab_merge(rel, merge_id, jobs[merge_id], regress_id)
+    check_run_and_merge(rel, jobs, regress_id, merge_id, check_gitlab_regress,
+                        check_gitlab_merge)
 
 
 def script_with(job, text):

@@ -5,33 +5,20 @@ by Slurm leaves its tests as failures, never missing. The cluster's daemons are 
 end whatever happens.
 
 usage: test_regress_slurm.py SOURCE_ROOT OTPU_REGRESS VECTORS_ISA"""
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
+import regress_util
+from regress_util import check, load, verdict
+
 ROOT, REGRESS, ISA = (os.path.abspath(a) for a in sys.argv[1:4])
-failures = []
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print(f"FAIL {what}", flush=True)
-    return cond
-
-
-def regress(*args, env):
-    p = subprocess.run([REGRESS, *args], capture_output=True, text=True, timeout=1800, env=env)
-    print(f"$ otpu-regress {' '.join(args)} -> {p.returncode}\n{p.stderr[-1500:]}", flush=True)
-    return p
-
-
-def load(out, name):
-    with open(os.path.join(out, name)) as f:
-        return json.load(f)
+def regress(*args, env, expect):
+    return regress_util.regress(REGRESS, *args, env=env, expect=expect)
 
 
 def main():
@@ -54,11 +41,10 @@ def main():
                                    "+otpu_flip_unit=0 +otpu_flip_n=2 +otpu_flip_bit=5",
                                    "gen:dma:seed=3:count=3"]) + "\n")
             here = os.path.join(tmp, "local")
-            regress("run", suite, "-j", "2", "--out", here, "--db", "none", env=env)
+            regress("run", suite, "-j", "2", "--out", here, "--db", "none", env=env, expect=1)
             there = os.path.join(tmp, "slurm-run")
-            p = regress("run", suite, "--slurm", "--tasks", "3", "-j", "1", "--out", there,
-                        "--db", "none", env=env)
-            check(p.returncode == 1, f"--slurm: exit {p.returncode} (one fault: 1)")
+            regress("run", suite, "--slurm", "--tasks", "3", "-j", "1", "--out", there, "--db",
+                    "none", env=env, expect=1)
             a, b = load(here, "summary.json"), load(there, "summary.json")
             for k in ("tests", "passed", "failed", "by_kind", "instructions", "cycles"):
                 check(a[k] == b[k], f"{k}: {a[k]} locally, {b[k]} through Slurm")
@@ -74,8 +60,8 @@ def main():
                 f.write("#!/bin/sh\nsleep 300\n")
             os.chmod(slow, 0o755)
             killed = os.path.join(tmp, "killed")
-            p = regress("run", suite, "--slurm", "--tasks", "2", "--out", killed, "--db",
-                        "none", "--sbatch-args=--time=1", env={**env, "OTPU_LOCKSTEP": slow})
+            regress("run", suite, "--slurm", "--tasks", "2", "--out", killed, "--db", "none",
+                    "--sbatch-args=--time=1", env={**env, "OTPU_LOCKSTEP": slow}, expect=1)
             rk = {t["name"]: t for t in load(killed, "results.json")["tests"]}
             check(sorted(rk) == sorted(ra), f"killed tasks: tests missing {sorted(rk)}")
             check(all(t["status"] == "fail" and t["kind"] in ("crash", "timeout")
@@ -84,8 +70,7 @@ def main():
             p = subprocess.run([local, "stop"], capture_output=True, text=True, env=env,
                                timeout=300)
             check(p.returncode == 0, f"slurm-local stop: {p.stdout}{p.stderr}")
-    print(f"{len(failures)} failed" if failures else "all passed")
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":
