@@ -1,7 +1,8 @@
 /* fuzz_sim.c - the model on any programs and DRAM images, with a step limit.
  *
  * Input: a Config byte (S-1 in bits 0-1, D in bits 2-3: 8 16 32 128, PAIR, DSTEP, STREAM in
- * bits 4-6), MCOLS-1 (3 bits), ACT_ROWS, instructions per slice - 1 (6 bits); then each
+ * bits 4-6, bit 7 the ISA revision acf0c1c6, its Config fields it lacks then 0), MCOLS-1
+ * (3 bits), ACT_ROWS, instructions per slice - 1 (6 bits); then each
  * slice's program (8 little-endian words per instruction, zeros past the input's end); the
  * rest is every slice's DRAM image. An instruction that would move more than WORK_LIMIT
  * elements ends the run before it executes (it is slow, not wrong: a fuzzer would report it
@@ -59,6 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.ACT_ROWS = data[2] & 15;
     cfg.DRAM_BYTES = 1 << 18;
     cfg.IMEM_WORDS = 8 * MAX_INS;
+    if (data[0] >> 7) {
+        cfg.revision = OTPU_REV_ACF0C1C6;
+        cfg.PAIR = cfg.DSTEP = cfg.STREAM = cfg.ACT_ROWS = 0;
+    }
     char why[256];
     if (otpu_config_check(&cfg, why, sizeof why))
         return 0;

@@ -407,6 +407,9 @@ std::string rtl_config_problem(const otpu_config &c) {
     return std::string(limit) + " (the bundle has " + name + "=" + std::to_string(v) + ")";
   };
   // (beyond what the model checks, otpu_config_check)
+  if (c.revision != OTPU_REV_CURRENT)  // the reference RTL is written to the current ISA only
+    return std::string("the reference RTL implements the current ISA only (the bundle has "
+                       "REV=") + otpu_rev_name(c.revision) + ")";
   if (c.ACT_BLOCKS < 1 || c.ACT_BLOCKS > 256)
     return no("ACT_BLOCKS must be 1..256", "ACT_BLOCKS", c.ACT_BLOCKS);
   if (c.TMEM_WORDS < 1 || c.TMEM_WORDS > (uint64_t(1) << 26))

@@ -115,11 +115,15 @@ static int parse_value(otpu_bundle *b, int key, const char *v, const char *path,
                                  otpu_escape(v, strlen(v), q, sizeof q));
         b->expect_error = !strcmp(v, "error");
         return 0;
-    case K_REV:
-        return otpu_fail_msg(err, n,
-                             "%s:%d: REV=%s: this build knows one ISA revision, the current one "
-                             "(leave REV out)",
-                             path, line, otpu_escape(v, strlen(v), q, sizeof q));
+    case K_REV: {
+        char names[256];
+        if (otpu_rev_from_name(v, &b->cfg.revision))
+            return otpu_fail_msg(err, n, "%s:%d: REV=%s is not an ISA revision this build knows "
+                                 "(%s)", path, line, otpu_escape(v, strlen(v), q, sizeof q),
+                                 otpu_rev_names(names, sizeof names));
+        b->rev_line = line;
+        return 0;
+    }
     }
     const char *name = otpu_config_field_names[key - K_CONFIG];
     uint64_t x;
@@ -372,6 +376,20 @@ bad:
     return -1;
 }
 
+int otpu_bundle_set_rev(otpu_bundle *b, const char *dir, otpu_revision rev, char *err, size_t n)
+{
+    if (rev == OTPU_REV_UNSET)
+        return 0;
+    if (b->rev_line && b->cfg.revision != rev)
+        return otpu_fail_msg(err, n, "%s/case.txt:%d: REV=%s contradicts --rev %s", dir,
+                             b->rev_line, otpu_rev_name(b->cfg.revision), otpu_rev_name(rev));
+    b->cfg.revision = rev;
+    char why[256];
+    if (otpu_config_check(&b->cfg, why, sizeof why))
+        return otpu_fail_msg(err, n, "%s/case.txt: %s (--rev %s)", dir, why, otpu_rev_name(rev));
+    return 0;
+}
+
 void otpu_bundle_free(otpu_bundle *b)
 {
     for (uint32_t s = 0; b->prog && s < b->cfg.S; s++)
@@ -443,6 +461,8 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
             fprintf(f, "%s%" PRIu32, k ? "," : "", b->args[k]);
         fprintf(f, "\n");
     }
+    if (c->revision != OTPU_REV_CURRENT)
+        fprintf(f, "REV=%s\n", otpu_rev_name(c->revision));
     fprintf(f, "expect=%s\n", b->expect_error ? "error" : "ok");
     if (b->expect_error && b->error[0])
         fprintf(f, "error=%s\n", b->error);

@@ -16,7 +16,8 @@ extern "C" {
 #endif
 
 typedef struct {
-    otpu_config cfg;
+    otpu_config cfg;           /* cfg.revision: REV= (the current revision without it) */
+    int rev_line;              /* case.txt's line of REV=, 0 without one */
     char desc[4097];
     uint32_t args[8];
     unsigned nargs;
@@ -33,6 +34,11 @@ typedef struct {
 
 /* Read a bundle folder. 0, or -1 with one line in err naming the file (and line) at fault. */
 int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t errlen);
+/* A tool's --rev over a bundle read from dir: rev OTPU_REV_UNSET changes nothing; a bundle
+ * without REV= takes rev; one whose REV= names another revision is bad input, as is a Config
+ * the revision cannot run (otpu_config_check). 0, or -1 with one line in err. */
+int otpu_bundle_set_rev(otpu_bundle *b, const char *dir, otpu_revision rev, char *err,
+                        size_t errlen);
 void otpu_bundle_free(otpu_bundle *b);
 
 /* The parsers behind otpu_bundle_read, on text already read (path names it in messages).
@@ -43,9 +49,10 @@ int otpu_case_parse(const char *text, size_t len, const char *path, otpu_bundle 
                     size_t errlen);
 int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_words,
                    uint32_t **words, size_t *nwords, char *err, size_t errlen);
-/* Write a bundle folder (creating it): case.txt, prog_<s>.hex, dram_<s>.bin, and plusargs.txt
- * when there are plusargs. Over an existing bundle, the format's files it does not write
- * (another S's programs and images, golden results, plusargs) are removed first. */
+/* Write a bundle folder (creating it): case.txt (with REV= for a revision other than the
+ * current one), prog_<s>.hex, dram_<s>.bin, and plusargs.txt when there are plusargs. Over an
+ * existing bundle, the format's files it does not write (another S's programs and images,
+ * golden results, plusargs) are removed first. */
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t errlen);
 
 /* A machine for the bundle with its programs, DRAM images and arguments loaded. */

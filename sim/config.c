@@ -9,7 +9,7 @@ otpu_config otpu_config_default(void)
     otpu_config c = {
         .S = 1, .D = 32, .MCOLS = 8, .ACT_BLOCKS = 64, .TMEM_WORDS = 1u << 16,
         .DRAM_BYTES = 1u << 20, .IMEM_WORDS = 1u << 16, .LANES = 8, .PAIR = 0, .DSTEP = 0,
-        .STREAM = 0, .ACT_ROWS = 0, .revision = OTPU_REV_V1,
+        .STREAM = 0, .ACT_ROWS = 0, .revision = OTPU_REV_CURRENT,
     };
     return c;
 }
@@ -63,6 +63,8 @@ char *otpu_config_str(const otpu_config *c, char *buf, size_t n)
         len += (size_t)snprintf(buf + len, n - len, "%s%s=%llu", i ? " " : "",
                                 otpu_config_field_names[i],
                                 (unsigned long long)otpu_config_get(c, i));
+    if (c->revision != OTPU_REV_CURRENT && len < n)
+        snprintf(buf + len, n - len, " REV=%s", otpu_rev_name(c->revision));
     return buf;
 }
 
@@ -114,7 +116,17 @@ int otpu_config_check(const otpu_config *c, char *err, size_t n)
         return fail(err, n, "must be 0 or 1", "DSTEP", c->DSTEP);
     if (c->STREAM > 1)
         return fail(err, n, "must be 0 or 1", "STREAM", c->STREAM);
-    if (c->revision != OTPU_REV_V1)
+    const otpu_rev_desc *rev = otpu_rev_desc_of(c->revision);
+    if (!rev)
         return fail(err, n, "unknown ISA revision", "revision", (uint64_t)c->revision);
+    for (int k = 0; k < OTPU_REV_MAX_CONFIG && rev->lacks_config[k]; k++)
+        for (int i = 0; i < OTPU_CONFIG_FIELDS; i++)
+            if (!strcmp(otpu_config_field_names[i], rev->lacks_config[k]) &&
+                otpu_config_get(c, i)) {
+                snprintf(err, n, "config %s=%llu: ISA revision %s has no %s (it must be 0)",
+                         rev->lacks_config[k], (unsigned long long)otpu_config_get(c, i),
+                         rev->name, rev->lacks_config[k]);
+                return -1;
+            }
     return 0;
 }

@@ -9,16 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "revision.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The ISA revision the model follows. Differences between revisions live behind this field
- * only (today there is one: openTPU isasim.py 6c4c6750 + openTPU docs/isa.md's WAITW and RLD MUL).
- */
-typedef enum {
-    OTPU_REV_V1 = 1,
-} otpu_revision;
 
 typedef struct {
     uint32_t S;          /* slices */
@@ -33,7 +28,7 @@ typedef struct {
     uint32_t DSTEP;
     uint32_t STREAM;
     uint32_t ACT_ROWS;   /* 0: MCOLS */
-    otpu_revision revision;
+    otpu_revision revision; /* the ISA revision (revision.h); case.txt's REV=, else current */
 } otpu_config;
 
 otpu_config otpu_config_default(void); /* isasim.Config() */
@@ -45,7 +40,8 @@ static inline uint32_t otpu_config_act_rows(const otpu_config *c)
     return c->ACT_ROWS ? c->ACT_ROWS : c->MCOLS;
 }
 
-/* 0 if the config can be simulated; otherwise -1 and a one-line reason in err. */
+/* 0 if the config can be simulated (its revision known, the Config fields the revision lacks
+ * 0); otherwise -1 and a one-line reason in err. */
 int otpu_config_check(const otpu_config *c, char *err, size_t errlen);
 
 /* The fields' names, in case.txt's order. */
@@ -54,7 +50,8 @@ extern const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS];
 
 /* Field i (in that order); 0 past the last. */
 uint64_t otpu_config_get(const otpu_config *c, int i);
-/* "S=1 D=32 ..." with every field in that order. Returns buf. */
+/* "S=1 D=32 ..." with every field in that order, then " REV=name" for a revision other than
+ * the current one. Returns buf. */
 char *otpu_config_str(const otpu_config *c, char *buf, size_t n);
 
 /* Set one field by its case.txt name ("S", "D", ...). Returns 0, or -1 if the name is not a

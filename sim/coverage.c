@@ -484,11 +484,11 @@ static int q8_tie(uint32_t bits)
     return fabs(d) < 254.0 && d == floor(d) && fmod(fabs(d), 2.0) == 1.0;
 }
 
-/* Does a group x[0..n) of the quantizer (quant.h: q = q8(x * inv)) hold a tie among its
- * first `stored` elements? */
-static int group_tie(const uint32_t *x, size_t n, size_t stored)
+/* Does a group x[0..n) of the quantizer (quant.h: q = q8(x * inv), with the config's
+ * revision's recip) hold a tie among its first `stored` elements? */
+static int group_tie(const otpu_config *cfg, const uint32_t *x, size_t n, size_t stored)
 {
-    uint32_t inv = otpu_quantize_inv(x, n, NULL);
+    uint32_t inv = otpu_quantize_inv(&otpu_rev_desc_of(cfg->revision)->fp, x, n, NULL);
     for (size_t i = 0; i < stored && i < n; i++)
         if (q8_tie(otpu_f32_mul(x[i], inv)))
             return 1;
@@ -524,11 +524,11 @@ static int quant_tie(otpu_coverage *c, const otpu_slice_view *v, const otpu_inst
             x[k] = e;
         }
         if (row_mode) {
-            if (group_tie(x, n, stored))
+            if (group_tie(&c->cfg, x, n, stored))
                 return 1;
         } else {
             for (uint64_t b = 0; b < KB; b++)
-                if (b * D < stored && group_tie(x + b * D, D, stored - b * D))
+                if (b * D < stored && group_tie(&c->cfg, x + b * D, D, stored - b * D))
                     return 1;
         }
     }

@@ -22,12 +22,12 @@ static void quant_row(otpu_slice *s, uint64_t src, uint32_t srs, uint32_t r, uin
         x[c] = v;
     }
     if (row_mode) {
-        uint32_t one = otpu_quantize_group(x, n, q);
+        uint32_t one = otpu_quantize_group(s->fp, x, n, q);
         for (uint32_t k = 0; k < KB; k++)
             sc[k] = one;
     } else {
         for (uint32_t k = 0; k < KB; k++)
-            sc[k] = otpu_quantize_group(x + (size_t)k * D, D, q + (size_t)k * D);
+            sc[k] = otpu_quantize_group(s->fp, x + (size_t)k * D, D, q + (size_t)k * D);
     }
 }
 

@@ -21,6 +21,7 @@ typedef struct {
     uint32_t *C[OTPU_STREAM_SLOTS];
     uint32_t K[4], *X;
     uint32_t regs[8];
+    const otpu_f32_fns *fp;   /* the revision's composites */
 } stream;
 
 static int is_unary(unsigned op)
@@ -29,7 +30,8 @@ static int is_unary(unsigned op)
            op == OTPU_SC_EXP2 || op == OTPU_SC_LOG2;
 }
 
-static uint32_t scalar_op(unsigned op, uint32_t x, uint32_t y)
+/* One scalar op; fp: the revision's composites (a revision without log2 lacks STREAM). */
+static uint32_t scalar_op(const otpu_f32_fns *fp, unsigned op, uint32_t x, uint32_t y)
 {
     switch (op) {
     case OTPU_SC_ADD: return otpu_f32_add(x, y);
@@ -38,11 +40,11 @@ static uint32_t scalar_op(unsigned op, uint32_t x, uint32_t y)
     case OTPU_SC_MAX: return otpu_f32_max(x, y);
     case OTPU_SC_MIN: return otpu_f32_min(x, y);
     case OTPU_SC_MOV: return otpu_f32_ftz(x);
-    case OTPU_SC_RSQRT: return otpu_f32_rsqrt(x);
-    case OTPU_SC_RECIP: return otpu_f32_recip(x);
-    case OTPU_SC_EXP2: return otpu_f32_exp2(x);
-    case OTPU_SC_LOG2: return otpu_f32_log2(x);
-    default: return otpu_f32_exp2(otpu_f32_sub(x, y)); /* OTPU_SC_EXP2SUB */
+    case OTPU_SC_RSQRT: return fp->rsqrt(x);
+    case OTPU_SC_RECIP: return fp->recip(x);
+    case OTPU_SC_EXP2: return fp->exp2(x);
+    case OTPU_SC_LOG2: return fp->log2(x);
+    default: return fp->exp2(otpu_f32_sub(x, y)); /* OTPU_SC_EXP2SUB */
     }
 }
 
@@ -63,6 +65,7 @@ static uint32_t operand(const stream *st, unsigned code, uint32_t A, uint32_t X)
 static int setup(otpu_slice *s, const otpu_stream_ops *o, stream *st, uint32_t *buf)
 {
     uint64_t TW = s->cfg->TMEM_WORDS, at = o->desc;
+    st->fp = s->fp;
     st->ks = o->ks;
     size_t navail = at < TW ? (size_t)(TW - at) : 0;
     if (navail > OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS)
@@ -230,7 +233,7 @@ static uint32_t row(stream *st, uint32_t r, uint32_t *S, uint32_t *tmp)
     uint32_t X = st->X ? st->X[r] : 0;
     for (unsigned k = 0; k < d->nops; k++) {
         const uint8_t *op = d->ops[k];
-        st->regs[op[1]] = scalar_op(op[0], operand(st, op[2], A, X),
+        st->regs[op[1]] = scalar_op(st->fp, op[0], operand(st, op[2], A, X),
                                     is_unary(op[0]) ? 0 : operand(st, op[3], A, X));
     }
     uint32_t Dv = st->regs[d->d_reg], Gr = st->regs[d->g_idx & 7], Br = st->regs[d->b_idx & 7];

@@ -127,7 +127,8 @@ static int is_elementwise(unsigned f)
            f == OTPU_V_RSQRT || f == OTPU_V_ABS || f == OTPU_V_LOG2;
 }
 
-static uint32_t elementwise(unsigned f, uint32_t a, uint32_t b)
+/* One element of an elementwise function; fp: the revision's composites. */
+static uint32_t elementwise(const otpu_f32_fns *fp, unsigned f, uint32_t a, uint32_t b)
 {
     switch (f) {
     case OTPU_V_ADD: return otpu_f32_add(a, b);
@@ -137,13 +138,13 @@ static uint32_t elementwise(unsigned f, uint32_t a, uint32_t b)
     case OTPU_V_MAX: return otpu_f32_max(a, b);
     case OTPU_V_MIN: return otpu_f32_min(a, b);
     case OTPU_V_COPY: return otpu_f32_ftz(a);
-    case OTPU_V_EXP2: return otpu_f32_exp2(a);
-    case OTPU_V_RECIP: return otpu_f32_recip(a);
-    case OTPU_V_RSQRT: return otpu_f32_rsqrt(a);
+    case OTPU_V_EXP2: return fp->exp2(a);
+    case OTPU_V_RECIP: return fp->recip(a);
+    case OTPU_V_RSQRT: return fp->rsqrt(a);
     case OTPU_V_ABS: return otpu_f32_abs(a);
     case OTPU_V_FILL: return otpu_f32_ftz(b);
-    case OTPU_V_EXP2SUB: return otpu_f32_exp2(otpu_f32_sub(a, b));
-    default: return otpu_f32_log2(a); /* OTPU_V_LOG2 */
+    case OTPU_V_EXP2SUB: return fp->exp2(otpu_f32_sub(a, b));
+    default: return fp->log2(a); /* OTPU_V_LOG2 (a revision without it lacks the function) */
     }
 }
 
@@ -272,7 +273,7 @@ int otpu_exec_vop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
         for (uint32_t c = 0; c < cols; c++) {
             uint32_t av = reads_a ? s->tmem[at(&A, r, c)] : 0;
             uint32_t bv = uses_b ? bp[c * bstride] : 0;
-            otpu_tmem_put(s, at(&D, r, c), elementwise(func, av, bv));
+            otpu_tmem_put(s, at(&D, r, c), elementwise(s->fp, func, av, bv));
         }
     }
 #undef BPTR

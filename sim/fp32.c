@@ -188,6 +188,12 @@ static const uint32_t EXP2_C[8] = {
     0x3C1D8534u, 0x3AAFE2F6u, 0x3916C07Cu, 0x37B3C7D6u,
 };
 
+/* revision acf0c1c6: ln2^k / k! rounded to fp32 */
+static const uint32_t EXP2_TAYLOR_C[8] = {
+    0x3F800000u, 0x3F317218u, 0x3E75FDF0u, 0x3D635847u,
+    0x3C1D955Bu, 0x3AAEC3FFu, 0x39218489u, 0x377FE5FEu,
+};
+
 static const uint32_t LOG2_C[9] = {
     0x3FB8AA3Bu, 0xBF38AA38u, 0x3EF639EBu, 0xBEB8AE27u, 0x3E9369C2u,
     0xBE74ADF2u, 0x3E5CE48Eu, 0xBE543E8Eu, 0x3E00DB73u,
@@ -225,7 +231,8 @@ static int32_t floor_small(uint32_t u)
     return -(int32_t)ip - (frac_nonzero ? 1 : 0);
 }
 
-uint32_t otpu_f32_exp2(uint32_t a)
+/* 2^x = 2^i * p(f), x = i + f, i = floor(x): p by Horner's rule over the coefficients c. */
+static uint32_t exp2_poly(uint32_t a, const uint32_t c[8])
 {
     uint32_t x = finish(otpu_f32_ftz(a)); /* ftz, NaN canonical */
     int lo = otpu_f32_gt(F32_M126, x);
@@ -236,10 +243,20 @@ uint32_t otpu_f32_exp2(uint32_t a)
         return OTPU_F32_PINF;
     int32_t i = floor_small(x);
     uint32_t f = otpu_f32_sub(x, otpu_f32_i2f(i));
-    uint32_t p = EXP2_C[7];
+    uint32_t p = c[7];
     for (int k = 6; k >= 0; k--)
-        p = otpu_f32_add(otpu_f32_mul(p, f), EXP2_C[k]);
+        p = otpu_f32_add(otpu_f32_mul(p, f), c[k]);
     return exp_add(p, i);
+}
+
+uint32_t otpu_f32_exp2(uint32_t a)
+{
+    return exp2_poly(a, EXP2_C);
+}
+
+uint32_t otpu_f32_exp2_taylor(uint32_t a)
+{
+    return exp2_poly(a, EXP2_TAYLOR_C);
 }
 
 uint32_t otpu_f32_log2(uint32_t a)
@@ -297,6 +314,34 @@ uint32_t otpu_f32_rsqrt(uint32_t a)
     y = otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(F32_HALF,
                                                   otpu_f32_mul(h, otpu_f32_mul(y, y)))), y);
     return exp_add(y, k / 2);
+}
+
+/* revision acf0c1c6: three Newton steps on |x| itself; the seed is flushed like any value */
+uint32_t otpu_f32_recip_newton3(uint32_t a)
+{
+    uint32_t x = finish(otpu_f32_ftz(a)); /* ftz, NaN canonical (that revision's ftz) */
+    uint32_t ab = x & ABS_MASK;
+    if (ab == 0)
+        return 0;                            /* +0 for either zero */
+    uint32_t y = otpu_f32_ftz(RECIP_MAGIC - ab);
+    for (int n = 0; n < 3; n++)
+        y = otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(ab, y)));
+    if (ab >= 0x7E800000u && ab <= OTPU_F32_PINF)
+        y = 0;                               /* 1/|x| <= 2^-126 flushes (inf included) */
+    return y ^ (x & SIGN_BIT);
+}
+
+/* revision acf0c1c6: three Newton steps on x itself (h = x/2 flushes for x < 2^-125) */
+uint32_t otpu_f32_rsqrt_newton3(uint32_t a)
+{
+    uint32_t x = finish(otpu_f32_ftz(a)); /* a NaN is positive here: it runs the steps */
+    if ((x & SIGN_BIT) || x == 0 || x == OTPU_F32_PINF)
+        return 0;
+    uint32_t y = RSQRT_MAGIC - (x >> 1);
+    uint32_t h = otpu_f32_mul(F32_HALF, x);
+    for (int n = 0; n < 3; n++)
+        y = otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF, otpu_f32_mul(h, otpu_f32_mul(y, y))));
+    return y;
 }
 
 /* ---- sums -------------------------------------------------------------------------------- */

@@ -3,7 +3,8 @@
  * Every value is raw IEEE-754 binary32 bits in a uint32_t. Semantics: round to nearest even,
  * flush to zero on inputs and outputs (a denormal becomes a zero of its sign), canonical NaN
  * 0x7FC00000 from add/sub/mul, the composite functions (exp2, log2, recip, rsqrt) as the fixed
- * add/mul sequences of the reference (opentpu/fp32.py at 42cef8ba), and compares in the total
+ * add/mul sequences of the reference (opentpu/fp32.py at 42cef8ba; an older revision's below),
+ * and compares in the total
  * order of sign-magnitude bits (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
  *
  * All functions are pure: no global state, no rounding-mode or flag globals, thread safe.
@@ -39,6 +40,25 @@ uint32_t otpu_f32_exp2(uint32_t a);
 uint32_t otpu_f32_log2(uint32_t a);
 uint32_t otpu_f32_recip(uint32_t a);
 uint32_t otpu_f32_rsqrt(uint32_t a);
+
+/* The composite functions of ISA revision acf0c1c6 (its opentpu/fp32.py): exp2 as the same
+ * range reduction and Horner scheme with the degree-7 Taylor coefficients ln2^k/k! rounded to
+ * fp32; recip as three Newton steps y(2 - |x|y) from the seed 0x7EF311C3 - bits(|x|), with no
+ * range scaling (0 for x = 0, a zero of x's sign for |x| >= 2^126); rsqrt as three steps
+ * y(1.5 - h y^2), h = x/2, from 0x5F3759DF - (bits >> 1), with no range scaling (+0 for
+ * x <= 0 and +inf). A NaN operand gives the canonical NaN, as that fp32.py computes it (the
+ * revision leaves NaN operands undefined). */
+uint32_t otpu_f32_exp2_taylor(uint32_t a);
+uint32_t otpu_f32_recip_newton3(uint32_t a);
+uint32_t otpu_f32_rsqrt_newton3(uint32_t a);
+
+/* A revision's composite functions (revision.h says which revision has which). */
+typedef struct {
+    uint32_t (*exp2)(uint32_t a);
+    uint32_t (*recip)(uint32_t a);
+    uint32_t (*rsqrt)(uint32_t a);
+    uint32_t (*log2)(uint32_t a); /* NULL: the revision has no log2 */
+} otpu_f32_fns;
 
 /* isum_P (openTPU docs/isa.md "Sums") of x[0], x[stride], ..., x[(n-1)*stride]: P partials
  * p[q] = +0 + x[q] + x[q+P] + ... (left to right), then the folding tree

@@ -146,11 +146,16 @@ static int read_golden(const char *dir, const char *name, uint32_t s, size_t max
 
 enum { GOLDEN_MAX_TRACE = 1 << 30, GOLDEN_MAX_FINAL = 1 << 16 };
 
-int otpu_golden_check(const char *dir, uint64_t max_steps, char *r, size_t n)
+int otpu_golden_check(const char *dir, otpu_revision rev, uint64_t max_steps, char *r,
+                      size_t n)
 {
     otpu_bundle b;
     if (otpu_bundle_read(dir, &b, r, n))
         return 2;
+    if (otpu_bundle_set_rev(&b, dir, rev, r, n)) {
+        otpu_bundle_free(&b);
+        return 2;
+    }
     uint32_t S = b.cfg.S, ntrace = 0;
     char **trace = calloc(S, sizeof *trace), **final = calloc(S, sizeof *final);
     int rc = trace && final ? 0 : say(r, n, 2, "%s: out of memory", dir);

@@ -15,10 +15,12 @@ extern "C" {
  * (required) and trace_<s>.txt (for every slice or none): trace lines exactly (an error line
  * by the kind of error, the reference's wording differs), final states exactly, and an
  * expected error (expect=error) by kind and instruction. A golden file that exists but cannot
- * be read is bad input, never skipped.
+ * be read is bad input, never skipped. rev: a tool's --rev (otpu_bundle_set_rev), or
+ * OTPU_REV_UNSET: the bundle's REV= decides the ISA revision.
  * Returns 0 when everything matches, 1 on the first difference, 2 for bad input; report
  * receives one line: "DIR: ok (...)" or what differs, where. */
-int otpu_golden_check(const char *dir, uint64_t max_steps, char *report, size_t n);
+int otpu_golden_check(const char *dir, otpu_revision rev, uint64_t max_steps, char *report,
+                      size_t n);
 
 /* The comparison on golden texts already read: trace[s] and final[s] (NUL-terminated) for
  * each slice; trace NULL: no traces. dir names the bundle in the report. */

@@ -1,9 +1,9 @@
 /* otpu-sim - run, check and disassemble openTPU programs with libotpusim.
  *
  *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--coverage FILE] [--max-steps N]
- *                [--progress]
- *   otpu-sim check BUNDLE [--max-steps N]
- *   otpu-sim disasm FILE.hex
+ *                [--progress] [--rev NAME]
+ *   otpu-sim check BUNDLE [--max-steps N] [--rev NAME]
+ *   otpu-sim disasm FILE.hex [--rev NAME]
  *
  * Exit codes: 0 ok, 1 a simulated error or a mismatch, 2 bad input. */
 #include <errno.h>
@@ -26,9 +26,9 @@
 
 static const char usage[] =
     "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--coverage FILE] [--max-steps N]\n"
-    "                    [--progress]\n"
-    "       otpu-sim check BUNDLE [--max-steps N]\n"
-    "       otpu-sim disasm FILE.hex\n"
+    "                    [--progress] [--rev NAME]\n"
+    "       otpu-sim check BUNDLE [--max-steps N] [--rev NAME]\n"
+    "       otpu-sim disasm FILE.hex [--rev NAME]\n"
     "\n"
     "run     run a bundle (case.txt, prog_<s>.hex, dram_<s>.bin); print one line per slice.\n"
     "        --trace FILE   write the trace (changed locations, ../shared/vectors/FORMAT.md);\n"
@@ -43,7 +43,12 @@ static const char usage[] =
     "                       when stderr is a terminal)\n"
     "check   run a bundle and compare with its trace_<s>.txt and final_<s>.txt; an expected\n"
     "        error must come from the same instruction and be of the same kind\n"
-    "disasm  print a program, one instruction per line\n"
+    "disasm  print a program, one instruction per line; with --rev, an instruction the\n"
+    "        revision lacks is marked\n"
+    "\n"
+    "--rev NAME  the ISA revision (docs/bundle.md; `current` is the default of a bundle without\n"
+    "        REV=): a bundle without REV= runs under it, one whose REV= names another revision\n"
+    "        is refused (default: the bundle's REV=)\n"
     "\n"
     "exit status: 0 ok, 1 simulated error or mismatch, 2 bad input\n";
 
@@ -68,6 +73,7 @@ typedef struct {
     const char *bundle, *trace, *dump, *coverage;
     uint64_t max_steps;
     int progress;
+    otpu_revision rev; /* --rev, OTPU_REV_UNSET without it */
 } options;
 
 static double now_s(void)
@@ -100,9 +106,21 @@ static int run_with_progress(otpu_machine *m, uint64_t max_steps, int show)
     return r;
 }
 
+/* --rev's value: 0, or 2 after one line on stderr */
+static int parse_rev(const char *name, otpu_revision *rev)
+{
+    char names[256], q[256];
+    if (!otpu_rev_from_name(name, rev))
+        return 0;
+    fprintf(stderr, "otpu-sim: --rev: '%s' is not an ISA revision (%s)\n",
+            otpu_escape(name, strlen(name), q, sizeof q), otpu_rev_names(names, sizeof names));
+    return 2;
+}
+
 static int parse(int argc, char **argv, options *o, int allow_out)
 {
     o->max_steps = DEFAULT_MAX_STEPS;
+    o->rev = OTPU_REV_UNSET;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -114,6 +132,9 @@ static int parse(int argc, char **argv, options *o, int allow_out)
             o->max_steps = strtoull(argv[++i], &end, 0);
             if (errno || *end || argv[i][0] == '-')
                 return bad("--max-steps: '%s' is not a count", argv[i]);
+        } else if (!strcmp(a, "--rev") && i + 1 < argc) {
+            if (parse_rev(argv[++i], &o->rev))
+                return 2;
         } else if (allow_out && !strcmp(a, "--progress")) {
             o->progress = 1;
         } else if (allow_out && !strcmp(a, "--trace") && i + 1 < argc) {
@@ -204,6 +225,10 @@ static int cmd_run(int argc, char **argv)
     char err[1024];
     if (otpu_bundle_read(o.bundle, &b, err, sizeof err))
         return bad_msg(err);
+    if (otpu_bundle_set_rev(&b, o.bundle, o.rev, err, sizeof err)) {
+        otpu_bundle_free(&b);
+        return bad_msg(err);
+    }
     otpu_error e;
     otpu_machine *m = otpu_bundle_machine(&b, &e);
     if (!m) {
@@ -269,7 +294,7 @@ static int cmd_check(int argc, char **argv)
     if (parse(argc, argv, &o, 0))
         return 2;
     char report[2048];
-    int rc = otpu_golden_check(o.bundle, o.max_steps, report, sizeof report);
+    int rc = otpu_golden_check(o.bundle, o.rev, o.max_steps, report, sizeof report);
     if (rc == 2)
         return bad_msg(report);
     printf("%s\n", report);
@@ -280,28 +305,45 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_disasm(int argc, char **argv)
 {
-    if (argc == 3 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
-        fputs(usage, stdout);
-        return 0;
+    const char *file = NULL;
+    otpu_revision rev = OTPU_REV_UNSET;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--rev") && i + 1 < argc) {
+            if (parse_rev(argv[++i], &rev))
+                return 2;
+        } else if (a[0] == '-') {
+            return bad("unknown option or missing value: %s (see --help)", a);
+        } else if (!file) {
+            file = a;
+        } else {
+            return bad("unexpected argument: %s (disasm takes one FILE.hex; see --help)", a);
+        }
     }
-    if (argc != 3)
+    if (!file)
         return bad_msg("disasm takes one FILE.hex (see --help)");
     /* the bundle reader's parser: the same grammar, the same limits */
     char err[1024], *text;
     size_t len, nwords;
     uint32_t *w;
     const uint64_t max_words = (uint64_t)1 << 27; /* the largest IMEM_WORDS */
-    if (otpu_input_read(argv[2], max_words * 10, &text, &len, err, sizeof err))
+    if (otpu_input_read(file, max_words * 10, &text, &len, err, sizeof err))
         return bad_msg(err);
-    int rc = otpu_hex_parse(text, len, argv[2], max_words, &w, &nwords, err, sizeof err);
+    int rc = otpu_hex_parse(text, len, file, max_words, &w, &nwords, err, sizeof err);
     free(text);
     if (rc)
         return bad_msg(err);
     for (size_t pc = 0; pc < nwords / 8; pc++) {
         otpu_instr in = otpu_decode(w + 8 * pc);
-        char d[512];
+        char d[512], why[96];
         otpu_disasm(&in, d, sizeof d);
-        printf("%5zu: %s\n", pc, d);
+        if (rev != OTPU_REV_UNSET && otpu_rev_lacks(rev, &in, NULL, why, sizeof why))
+            printf("%5zu: %s  ; not in ISA revision %s: %s\n", pc, d, otpu_rev_name(rev), why);
+        else
+            printf("%5zu: %s\n", pc, d);
     }
     free(w);
     return 0;

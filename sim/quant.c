@@ -5,7 +5,7 @@
 
 #define F32_127 0x42FE0000u
 
-uint32_t otpu_quantize_inv(const uint32_t *x, size_t n, uint32_t *s)
+uint32_t otpu_quantize_inv(const otpu_f32_fns *fp, const uint32_t *x, size_t n, uint32_t *s)
 {
     uint32_t amax = 0;
     for (size_t i = 0; i < n; i++) {
@@ -15,12 +15,12 @@ uint32_t otpu_quantize_inv(const uint32_t *x, size_t n, uint32_t *s)
     }
     if (s)
         *s = amax ? otpu_f32_mul(amax, OTPU_F32_INV127) : 0;
-    return amax ? otpu_f32_mul(F32_127, otpu_f32_recip(amax)) : 0;
+    return amax ? otpu_f32_mul(F32_127, fp->recip(amax)) : 0;
 }
 
-uint32_t otpu_quantize_group(const uint32_t *x, size_t n, int8_t *q)
+uint32_t otpu_quantize_group(const otpu_f32_fns *fp, const uint32_t *x, size_t n, int8_t *q)
 {
-    uint32_t s, inv = otpu_quantize_inv(x, n, &s);
+    uint32_t s, inv = otpu_quantize_inv(fp, x, n, &s);
     for (size_t i = 0; i < n; i++)
         q[i] = otpu_f32_q8(otpu_f32_mul(x[i], inv));
     return s;

@@ -12,6 +12,8 @@ int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_er
 {
     memset(s, 0, sizeof *s);
     s->cfg = cfg;
+    s->fp = &otpu_rev_desc_of(cfg->revision)->fp;
+    s->rev_lacks = cfg->revision != OTPU_REV_CURRENT;
     s->sid = sid;
     s->err = err;
     s->act_row = cfg->ACT_BLOCKS * cfg->D;
@@ -359,6 +361,10 @@ int otpu_slice_step(otpu_slice *s)
     if (!exec)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "bad opcode %#x", in->op);
     otpu_ops *o = &s->ops[s->pc];
+    char why[96];
+    if (s->rev_lacks && otpu_rev_lacks(s->cfg->revision, in, o, why, sizeof why))
+        return otpu_fail(s, OTPU_ERR_ILLEGAL, "%s is not in ISA revision %s", why,
+                         otpu_rev_name(s->cfg->revision));
     otpu_ops_resolve(o, s->R);
     int r = exec(s, in, o);
     if (r < 0)

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "fp32.h"
 #include "isa.h"
 #include "log.h"
 
@@ -25,6 +26,9 @@ typedef struct {
 
 typedef struct otpu_slice {
     const otpu_config *cfg;
+    const otpu_f32_fns *fp; /* the fp32 composites of the config's ISA revision */
+    int rev_lacks;          /* that revision lacks part of the ISA (the current one lacks
+                             * nothing): each instruction is checked before it runs */
     uint32_t sid;
     /* program */
     otpu_instr *prog;
@@ -67,7 +71,8 @@ void otpu_slice_free(otpu_slice *s);
 /* Start a program (pc 0, R0..R7 = 0, R8..R15 = args, loops cleared); memories are kept. */
 void otpu_slice_restart(otpu_slice *s, const uint32_t args[8]);
 
-/* Execute the instruction at pc (the reference's Slice.step). 0, or -1 with *s->err set. */
+/* Execute the instruction at pc (the reference's Slice.step); an instruction the config's
+ * ISA revision lacks is an ILLEGAL error. 0, or -1 with *s->err set. */
 int otpu_slice_step(otpu_slice *s);
 /* Move past the instruction at pc, closing loop bodies (Slice.advance). */
 void otpu_slice_advance(otpu_slice *s);

@@ -40,6 +40,11 @@ inline std::vector<std::string> folders(const std::string &dir)
 }
 
 inline std::vector<std::string> isa_cases() { return folders(vectors_dir() + "/isa"); }
+// the run bundles of an older ISA revision (REV=name in their case.txt)
+inline std::vector<std::string> rev_cases(const std::string &name)
+{
+    return folders(vectors_dir() + "/rev-" + name + "/isa");
+}
 inline std::vector<std::string> bench_cases() { return folders(bench_dir()); }
 
 inline std::string case_name(const testing::TestParamInfo<std::string> &p)

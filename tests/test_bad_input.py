@@ -182,8 +182,10 @@ def sim_cases(s, vectors):
     case_bad("a byte >= 0x80 in a key is escaped", case_text() + "K\xe9Y=1\n",
              "unknown key 'K\\xc3\\xa9Y'")
     case_bad("an unknown key", case_text() + "WIDTH=3\n", "unknown key 'WIDTH'")
-    case_bad("REV= of a revision this build does not know", case_text() + "REV=acf0c1c6\n",
-             "REV=acf0c1c6")
+    case_bad("REV= of a revision this build does not know", case_text() + "REV=v0\n",
+             "case.txt:15: REV=v0 is not an ISA revision")
+    case_bad("REV= with a Config field the revision lacks",
+             case_text(STREAM=1) + "REV=acf0c1c6\n", "acf0c1c6 has no STREAM")
     case_bad("9 run arguments", case_text() + "ARGS=1,2,3,4,5,6,7,8,9\n", "at most 8")
     case_bad("an argument past 32 bits", case_text() + "ARGS=4294967296\n", "32-bit")
     case_bad("D=12 the model cannot simulate", case_text(D=12), "D=12")
@@ -193,6 +195,27 @@ def sim_cases(s, vectors):
     d2 = bundle(s, "stray_slice")
     shutil.copy(os.path.join(d2, "prog_0.hex"), os.path.join(d2, "prog_1.hex"))
     s.bad("prog_1.hex in a one-slice bundle", ["run", d2], "there is no slice 1")
+
+    # ISA revisions: --rev against REV=, an instruction the revision lacks
+    write(casep, case_text() + "REV=acf0c1c6\n")
+    rc, _, err, _ = s.run("run", d, "--rev", "acf0c1c6")
+    s.check("REV= and --rev of the same revision", rc == 0, err)
+    s.bad("--rev contradicting REV=", ["run", d, "--rev", "current"],
+          "case.txt:15: REV=acf0c1c6 contradicts --rev current")
+    s.bad("check --rev contradicting REV=", ["check", d, "--rev", "current"], "contradicts")
+    s.bad("--rev of an unknown revision", ["run", d, "--rev", "v0"],
+          "--rev: 'v0' is not an ISA revision (current, acf0c1c6)")
+    s.bad("disasm --rev of an unknown revision", ["disasm", d + "/prog_0.hex", "--rev", "v0"],
+          "is not an ISA revision")
+    d_rev = bundle(s, "rev_rdot", prog=[vop(19, 0x100, 0x10, 0x20, 1, 4), halt()])
+    rc, _, err, _ = s.run("run", d_rev, "--rev", "acf0c1c6")
+    s.check("a VOP function the revision lacks is an error naming it and the revision",
+            rc == 1 and "pc 0" in err and "VOP function rdot (19) is not in ISA revision "
+            "acf0c1c6" in err, f"exit {rc} {err!r}")
+    rc, out, _, _ = s.run("disasm", d_rev + "/prog_0.hex", "--rev", "acf0c1c6")
+    s.check("disasm --rev marks what the revision lacks",
+            rc == 0 and "not in ISA revision acf0c1c6: VOP function rdot" in out
+            and "1: HALT\n" in out, out)
 
     # otpu-sim check: every golden file is read, or the check fails
     d = s.path("golden2")

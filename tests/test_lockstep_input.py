@@ -46,6 +46,10 @@ def main():
     d = copy_bundle(s, good, "badcfg")
     set_case(d, ACT_BLOCKS=512)
     s.bad("a Config the RTL does not support", ["run", d], "ACT_BLOCKS must be 1..256")
+    d = copy_bundle(s, small, "oldrev")
+    set_case(d, REV="acf0c1c6")
+    s.bad("an older ISA revision than the reference RTL's", ["run", d],
+          "implements the current ISA only (the bundle has REV=acf0c1c6)")
     s.bad("a bad option value", ["run", good, "--wave-window", "x"], "--wave-window")
     d = copy_bundle(s, small, "dirprog")
     os.remove(os.path.join(d, "prog_0.hex"))

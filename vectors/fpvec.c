@@ -38,7 +38,7 @@ int fpvec_op_unary(unsigned op)
     }
 }
 
-uint32_t fpvec_expected(unsigned op, uint32_t a, uint32_t b)
+uint32_t fpvec_expected(const otpu_f32_fns *fp, unsigned op, uint32_t a, uint32_t b)
 {
     switch (op) {
     case OP_ADD: return otpu_f32_add(a, b);
@@ -46,16 +46,39 @@ uint32_t fpvec_expected(unsigned op, uint32_t a, uint32_t b)
     case OP_MUL: return otpu_f32_mul(a, b);
     case OP_MAX: case OP_MM_MAX: return otpu_f32_max(a, b);
     case OP_MIN: case OP_MM_MIN: return otpu_f32_min(a, b);
-    case OP_EXP2: return otpu_f32_exp2(a);
-    case OP_RECIP: return otpu_f32_recip(a);
-    case OP_RSQRT: return otpu_f32_rsqrt(a);
+    case OP_EXP2: return fp->exp2(a);
+    case OP_RECIP: return fp->recip(a);
+    case OP_RSQRT: return fp->rsqrt(a);
     case OP_I2F: return otpu_f32_i2f((int64_t)(int32_t)a);
     case OP_Q8: return (uint32_t)(uint8_t)otpu_f32_q8(a);
     case OP_GT: return otpu_f32_gt(a, b) ? 1u : 0u;
     case OP_ABS: return otpu_f32_abs(a);
-    case OP_LOG2: return otpu_f32_log2(a);
+    case OP_LOG2:
+        if (fp->log2)
+            return fp->log2(a);
+        /* fall through */
     default: return 0xDEADBEEFu; /* tb_fp's value for an unknown op */
     }
+}
+
+uint32_t fpvec_rev_ops(const otpu_rev_desc *rev)
+{
+    uint32_t ops = FPVEC_ALL_OPS;
+    if (!rev->fp.log2)
+        ops &= ~(1u << OP_LOG2);
+    if (rev->fp_no_mm_compare)
+        ops &= ~(1u << OP_MM_MAX | 1u << OP_MM_MIN);
+    return ops;
+}
+
+static int is_nan(uint32_t x)
+{
+    return (x & 0x7F800000u) == 0x7F800000u && (x & 0x007FFFFFu);
+}
+
+int fpvec_nan_operand(unsigned op, uint32_t a, uint32_t b)
+{
+    return op != OP_I2F && (is_nan(a) || (!fpvec_op_unary(op) && is_nan(b)));
 }
 
 int fpvec_parse_ops(const char *list, uint32_t *mask, char *bad, size_t badlen)
@@ -464,13 +487,15 @@ uint64_t fpvec_level_count(int level)
     return level == 1 ? FPVEC_LEVEL1_COUNT : level == 2 ? FPVEC_LEVEL2_COUNT : 0;
 }
 
-int fpvec_gen_init(fpvec_gen *g, unsigned op, int level, uint64_t seed, uint64_t count)
+int fpvec_gen_init(fpvec_gen *g, unsigned op, int level, uint64_t seed, uint64_t count,
+                   int skip_nan)
 {
     if (op >= FPVEC_NOPS || level < 1 || level > FPVEC_MAX_LEVEL)
         return -1;
     memset(g, 0, sizeof *g);
     g->op = op;
     g->level = level;
+    g->skip_nan = skip_nan;
     g->count = count ? count : fpvec_level_count(level);
     g->rng = seed * UINT64_C(0x2545F4914F6CDD1D) ^ ((uint64_t)(op + 1) << 40) ^
              ((uint64_t)level << 56);
@@ -506,10 +531,13 @@ size_t fpvec_gen_fill(fpvec_gen *g, uint32_t *a, uint32_t *b, size_t max)
 {
     size_t k = 0;
     while (k < max && g->done < g->count) {
-        if (g->done < g->nboundary)
-            boundary_vector(g, g->done, &a[k], &b[k]);
+        if (g->pos < g->nboundary)
+            boundary_vector(g, g->pos, &a[k], &b[k]);
         else
             rand_vector(g, &a[k], &b[k]);
+        g->pos++;
+        if (g->skip_nan && fpvec_nan_operand(g->op, a[k], b[k]))
+            continue;
         g->done++;
         k++;
     }

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "revision.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,7 +40,15 @@ extern "C" {
 
 const char *fpvec_op_name(unsigned op);  /* "add", ..., "mm_min"; "?" for op >= FPVEC_NOPS */
 int fpvec_op_unary(unsigned op);         /* 1 for exp2 recip rsqrt i2f q8 abs log2 */
-uint32_t fpvec_expected(unsigned op, uint32_t a, uint32_t b); /* sim/fp32.c's result */
+/* sim/fp32.c's result, with the composite functions (exp2 recip rsqrt log2) of an ISA
+ * revision's fp32 unit (revision.h); log2 of a revision without it: as an unknown op. */
+uint32_t fpvec_expected(const otpu_f32_fns *fp, unsigned op, uint32_t a, uint32_t b);
+/* The ops a revision's fp32 unit has: every op, less log2 without one and the MXU compare
+ * (mm_max, mm_min) without one. */
+uint32_t fpvec_rev_ops(const otpu_rev_desc *rev);
+/* Is an operand of the vector a NaN (i2f's int32 operand never is)? A revision that leaves
+ * NaN operands undefined has no such vectors. */
+int fpvec_nan_operand(unsigned op, uint32_t a, uint32_t b);
 
 /* Parses a comma-separated list of op names or numbers (decimal) into a bit mask; "all" is
  * every op. Returns 0 and sets *mask, or -1 with the offending item copied into bad. */
@@ -49,8 +59,10 @@ int fpvec_parse_ops(const char *list, uint32_t *mask, char *bad, size_t badlen);
 typedef struct fpvec_gen {
     unsigned op;
     int level;
+    int skip_nan;     /* leave out vectors with a NaN operand */
     uint64_t count;   /* vectors this op yields */
     uint64_t done;    /* vectors yielded so far */
+    uint64_t pos;     /* vectors of the sequence made so far (yielded or left out) */
     uint64_t rng;     /* splitmix64 state */
     size_t nset;
     uint32_t set[FPVEC_SET_MAX]; /* the boundary operands */
@@ -60,8 +72,11 @@ typedef struct fpvec_gen {
 /* The number of vectors per op at a level (1 or 2); 0 for another level. */
 uint64_t fpvec_level_count(int level);
 
-/* Prepares op's sequence. count 0: the level's count. Returns 0, or -1 for a bad op/level. */
-int fpvec_gen_init(fpvec_gen *g, unsigned op, int level, uint64_t seed, uint64_t count);
+/* Prepares op's sequence. count 0: the level's count. skip_nan: the sequence less its vectors
+ * with a NaN operand (the op still yields count vectors). Returns 0, or -1 for a bad
+ * op/level. */
+int fpvec_gen_init(fpvec_gen *g, unsigned op, int level, uint64_t seed, uint64_t count,
+                   int skip_nan);
 
 /* Writes up to max operand pairs (b = 0 for unary ops); returns how many (0: the end). */
 size_t fpvec_gen_fill(fpvec_gen *g, uint32_t *a, uint32_t *b, size_t max);

@@ -9,12 +9,17 @@
 #include "input.h"
 
 static const char HELP_CHECK[] =
-    "usage: otpu-fpvec check [--show N] FILE\n"
+    "usage: otpu-fpvec check [--show N] [--rev NAME] FILE\n"
     "\n"
     "Runs sim/fp32.c over every vector of FILE ('-': standard input) with tb_fp's parsing rules.\n"
     "Prints up to N (default 20) lines MISMATCH op= a= b= exp= got= line=, a table per op and\n"
     "FPTEST cases=<n> errors=<m>. Exit 0 every vector matches, 1 mismatches, 2 a malformed line\n"
-    "(FILE:LINE named), an unreadable or empty file.\n";
+    "(FILE:LINE named), an unreadable or empty file.\n"
+    "\n"
+    "  --rev NAME   the ISA revision whose fp32 functions give the expected values (default\n"
+    "               current; docs/bundle.md); an op its fp32 unit lacks is a bad line, and\n"
+    "               a vector with a NaN operand, undefined in a revision that says so, is\n"
+    "               skipped and counted apart\n";
 
 
 /* Reads a vector file ("-": stdin), calling each(v, line number, user) for every vector; a
@@ -52,16 +57,25 @@ uint64_t read_vectors(const char *path, void (*each)(const fpvec_vec *, uint64_t
 }
 
 typedef struct check_tally {
-    uint64_t cases[FPVEC_NOPS], errors[FPVEC_NOPS], errs, total;
+    uint64_t cases[FPVEC_NOPS], errors[FPVEC_NOPS], errs, total, nan_skipped;
     uint32_t seen;
     long show;
     double next;
+    const char *path;
+    const otpu_rev_desc *rev;
 } check_tally;
 
 static void check_one(const fpvec_vec *v, uint64_t lineno, void *user)
 {
     check_tally *t = user;
-    uint32_t got = fpvec_expected(v->op, v->a, v->b);
+    if (!(fpvec_rev_ops(t->rev) & (1u << v->op)))
+        die("%s:%" PRIu64 ": op %u (%s): ISA revision %s's fp32 unit has no %s", t->path, lineno,
+            v->op, fpvec_op_name(v->op), t->rev->name, fpvec_op_name(v->op));
+    if (t->rev->fp_nan_undefined && fpvec_nan_operand(v->op, v->a, v->b)) {
+        t->nan_skipped++;
+        return;
+    }
+    uint32_t got = fpvec_expected(&t->rev->fp, v->op, v->a, v->b);
     t->cases[v->op]++;
     t->seen |= 1u << v->op;
     t->total++;
@@ -80,7 +94,7 @@ static void check_one(const fpvec_vec *v, uint64_t lineno, void *user)
 int cmd_check(int argc, char **argv)
 {
     const char *path = NULL;
-    check_tally t = {.show = 20};
+    check_tally t = {.show = 20, .rev = otpu_rev_desc_of(OTPU_REV_CURRENT)};
     if (wants_help(argc, argv)) {
         fputs(HELP_CHECK, stdout);
         return EXIT_OK;
@@ -89,6 +103,8 @@ int cmd_check(int argc, char **argv)
     for (; a.i < argc; a.i++) {
         if (opt_is(&a, "--show", 1))
             t.show = (long)parse_u64("--show", a.value, 0, 1000000000);
+        else if (opt_is(&a, "--rev", 1))
+            t.rev = parse_rev_opt(a.value);
         else if (argv[a.i][0] == '-' && argv[a.i][1] != '\0')
             usage_error("unknown option '%s'", argv[a.i]);
         else if (path)
@@ -100,13 +116,21 @@ int cmd_check(int argc, char **argv)
         usage_error("no vector FILE");
     double t0 = now_s();
     t.next = t0 + 5.0;
+    t.path = path;
     read_vectors(path, check_one, &t);
+    if (t.nan_skipped)
+        printf("otpu-fpvec: %" PRIu64 " vectors with a NaN operand skipped (undefined in ISA "
+               "revision %s)\n", t.nan_skipped, t.rev->name);
+    if (!t.total)
+        die("%s holds no vector defined in ISA revision %s", path, t.rev->name);
     if ((long)t.errs > t.show)
         printf("otpu-fpvec: %" PRIu64 " more mismatches not shown\n", t.errs - (uint64_t)t.show);
     fpvec_report(stdout, "otpu-fpvec", t.seen, t.cases, t.errors);
     double dt = now_s() - t0;
-    printf("otpu-fpvec: check: %s: %" PRIu64 " vectors in %.2f s against sim/fp32.c: %s\n", path,
-           t.total, dt, t.errs ? "FAIL" : "PASS");
+    int other = t.rev != otpu_rev_desc_of(OTPU_REV_CURRENT);
+    printf("otpu-fpvec: check: %s: %" PRIu64 " vectors in %.2f s against sim/fp32.c%s%s: %s\n",
+           path, t.total, dt, other ? ", ISA revision " : "", other ? t.rev->name : "",
+           t.errs ? "FAIL" : "PASS");
     return t.errs ? EXIT_MISMATCH : EXIT_OK;
 }
 

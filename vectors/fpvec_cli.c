@@ -114,6 +114,16 @@ uint32_t parse_ops_opt(const char *v)
     return mask;
 }
 
+const otpu_rev_desc *parse_rev_opt(const char *v)
+{
+    otpu_revision r;
+    char names[256];
+    if (otpu_rev_from_name(v, &r))
+        usage_error("--rev: '%s' is not an ISA revision (%s)", v,
+                    otpu_rev_names(names, sizeof names));
+    return otpu_rev_desc_of(r);
+}
+
 int wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -127,7 +137,8 @@ void gen_opts_default(gen_opts *o)
     o->level = 1;
     o->seed = 1;
     o->count = 0;
-    o->ops = FPVEC_ALL_OPS;
+    o->ops = 0;
+    o->rev = otpu_rev_desc_of(OTPU_REV_CURRENT);
 }
 
 /* Consumes a gen option at a->argv[a->i]; returns 0 if it is none. */
@@ -141,9 +152,22 @@ int gen_opt(args *a, gen_opts *o)
         o->count = parse_u64("--count", a->value, 1, UINT64_C(1) << 40);
     else if (opt_is(a, "--ops", 1))
         o->ops = parse_ops_opt(a->value);
+    else if (opt_is(a, "--rev", 1))
+        o->rev = parse_rev_opt(a->value);
     else
         return 0;
     return 1;
+}
+
+void gen_opts_finish(gen_opts *o)
+{
+    uint32_t has = fpvec_rev_ops(o->rev);
+    if (!o->ops)
+        o->ops = has;
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if (o->ops & ~has & (1u << op))
+            usage_error("--ops: ISA revision %s's fp32 unit has no %s", o->rev->name,
+                        fpvec_op_name(op));
 }
 
 char *xstrdup_printf(const char *fmt, ...)

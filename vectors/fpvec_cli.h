@@ -42,17 +42,24 @@ int opt_is(args *a, const char *name, int takes_value);
 /* A decimal (or 0x hex) number in lo..hi, or usage_error. */
 uint64_t parse_u64(const char *name, const char *v, uint64_t lo, uint64_t hi);
 uint32_t parse_ops_opt(const char *v);
+/* --rev's value: the ISA revision's description, or usage_error. */
+const otpu_rev_desc *parse_rev_opt(const char *v);
 int wants_help(int argc, char **argv);
 
 /* The options that choose generated vectors (gen, rtl's DPI mode). */
 typedef struct gen_opts {
     int level;
     uint64_t seed, count;
-    uint32_t ops;
+    uint32_t ops;             /* 0 until --ops or gen_opts_finish */
+    const otpu_rev_desc *rev; /* --rev (default: the current revision) */
 } gen_opts;
 void gen_opts_default(gen_opts *o);
-/* Consumes a gen option at a->argv[a->i]; returns 0 if it is none. */
+/* Consumes a gen option (--level --seed --count --ops --rev) at a->argv[a->i]; returns 0 if it
+ * is none. */
 int gen_opt(args *a, gen_opts *o);
+/* After the options: the ops default to those of the revision's fp32 unit; --ops naming one
+ * it lacks is a usage error. */
+void gen_opts_finish(gen_opts *o);
 
 /* Reads a vector file ("-": stdin), calling each(v, line number, user) for every vector; a
  * malformed line, an unreadable file or one without vectors ends the tool (exit 2) naming it.

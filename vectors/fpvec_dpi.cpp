@@ -1,7 +1,8 @@
 // fpvec_dpi.cpp - the DPI batch mode of tb_fp (see fpvec_dpi.h).
 //
 // A batch holds up to kBatch vectors of one op. The driver generates the operands and computes
-// the expected values with sim/fp32.c (fpvec_expected), then calls tb_fp's exported
+// the expected values with sim/fp32.c (fpvec_expected, the revision's functions), then calls
+// tb_fp's exported
 // fpvec_dpi_eval(n): the SV side reads each vector through fpvec_dpi_get and returns the
 // otpu_fp result through fpvec_dpi_put. The RTL never sees the C model.
 #include "fpvec_dpi.h"
@@ -59,7 +60,7 @@ int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
     for (unsigned op = 0; op < FPVEC_NOPS; op++)
         if (opt.ops & (1u << op)) total += per_op;
     std::printf("FPVEC mode=dpi level=%d seed=%" PRIu64 " count=%" PRIu64 " vectors=%" PRIu64
-                "\n", opt.level, opt.seed, per_op, total);
+                " rev=%s\n", opt.level, opt.seed, per_op, total, opt.rev->name);
     std::fflush(stdout);
 
     const std::unique_ptr<Batch> batch{new Batch};
@@ -72,14 +73,14 @@ int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
 
     for (unsigned op = 0; op < FPVEC_NOPS; op++) {
         if (!(opt.ops & (1u << op))) continue;
-        fpvec_gen_init(gen.get(), op, opt.level, opt.seed, opt.count);
+        fpvec_gen_init(gen.get(), op, opt.level, opt.seed, opt.count, opt.rev->fp_nan_undefined);
         batch->op = op;
         for (;;) {
             const size_t n = fpvec_gen_fill(gen.get(), batch->a, batch->b, kBatch);
             if (n == 0) break;
             batch->n = n;
             for (size_t i = 0; i < n; i++)
-                batch->expected[i] = fpvec_expected(op, batch->a[i], batch->b[i]);
+                batch->expected[i] = fpvec_expected(&opt.rev->fp, op, batch->a[i], batch->b[i]);
             g_batch = batch.get();
             fpvec_dpi_eval(static_cast<int>(n));
             g_batch = nullptr;

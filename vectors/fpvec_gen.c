@@ -8,7 +8,8 @@
 #include "fpvec_cli.h"
 
 static const char HELP_GEN[] =
-    "usage: otpu-fpvec gen [--level N] [--seed S] [--ops LIST] [--count N] [-o FILE]\n"
+    "usage: otpu-fpvec gen [--level N] [--seed S] [--ops LIST] [--count N] [--rev NAME]\n"
+    "                      [-o FILE]\n"
     "\n"
     "Writes vectors \"<op> <a> <b> <expected>\" (hex, the golden file's format), expected values\n"
     "from sim/fp32.c, op by op in op-code order.\n"
@@ -22,6 +23,9 @@ static const char HELP_GEN[] =
     "  --ops LIST   comma-separated op names or numbers (default all): add sub mul max min\n"
     "               exp2 recip rsqrt i2f q8 gt abs log2 mm_max mm_min\n"
     "  --count N    vectors per op (default: the level's); the first N of the level's sequence\n"
+    "  --rev NAME   the ISA revision (default current; docs/bundle.md): its fp32 functions give\n"
+    "               the expected values, its ops are the default and the only ones allowed, and\n"
+    "               a revision that leaves NaN operands undefined gets no vector with one\n"
     "  -o FILE      output file (default standard output)\n";
 
 
@@ -43,6 +47,7 @@ int cmd_gen(int argc, char **argv)
         else
             usage_error("unknown argument '%s'", argv[a.i]);
     }
+    gen_opts_finish(&o);
     FILE *out = stdout;
     if (out_path && strcmp(out_path, "-") != 0) {
         out = fopen(out_path, "w");
@@ -62,13 +67,13 @@ int cmd_gen(int argc, char **argv)
     for (unsigned op = 0; op < FPVEC_NOPS; op++) {
         if (!(o.ops & (1u << op)))
             continue;
-        fpvec_gen_init(g, op, o.level, o.seed, o.count);
+        fpvec_gen_init(g, op, o.level, o.seed, o.count, o.rev->fp_nan_undefined);
         size_t n;
         while ((n = fpvec_gen_fill(g, va, vb, 4096)) > 0) {
             size_t len = 0;
             for (size_t i = 0; i < n; i++)
                 len += fpvec_format_line(buf + len, op, va[i], vb[i],
-                                         fpvec_expected(op, va[i], vb[i]));
+                                         fpvec_expected(&o.rev->fp, op, va[i], vb[i]));
             if (fwrite(buf, 1, len, out) != len)
                 die("cannot write %s: %s", out_path ? out_path : "standard output",
                     strerror(errno));

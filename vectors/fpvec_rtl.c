@@ -15,8 +15,8 @@
 #include "sha256.h"
 
 static const char HELP_RTL[] =
-    "usage: otpu-fpvec rtl [--sv PATH] [--level N] [--seed S] [--ops LIST] [--count N]\n"
-    "                      [--show N] [--cache DIR] [--jobs N] [--rebuild] [FILE]\n"
+    "usage: otpu-fpvec rtl [--sv PATH] [--rev NAME] [--level N] [--seed S] [--ops LIST]\n"
+    "                      [--count N] [--show N] [--cache DIR] [--jobs N] [--rebuild] [FILE]\n"
     "\n"
     "Runs the Verilated tb_fp bench of an otpu_fp.sv:\n"
     "  FILE given   file mode: the bench reads FILE (+vec=FILE), prints MISMATCH lines with\n"
@@ -29,6 +29,10 @@ static const char HELP_RTL[] =
     "\n"
     "  --sv PATH    a file defining package otpu_fp (default: the project's rtl/otpu_fp.sv,\n"
     "               whose bench meson builds); built on demand with Verilator and cached\n"
+    "  --rev NAME   the ISA revision of that otpu_fp (default current; docs/bundle.md): a\n"
+    "               bench built for it leaves out the functions its fp32 unit lacks (log2,\n"
+    "               the MXU compare), and in DPI mode its fp32 functions give the expected\n"
+    "               values of its ops (no NaN operand where it leaves them undefined)\n"
     "  --cache DIR  the build cache (default otpu-rtl's: $OTPU_RTL_CACHE, else\n"
     "               ${XDG_CACHE_HOME:-~/.cache}/otpu-lockstep/rtl); one folder per hash of the\n"
     "               sources and the Verilator version, built under a lock (parallel runs\n"
@@ -47,8 +51,21 @@ static const char *const BENCH_SOURCES[] = {
     "vectors/tb_fp_build.sh", "vectors/otpu_fp_vec.sv", "vectors/tb_fp.sv",
     "vectors/tb_fp_main.cpp", "vectors/tb_fp_hostref.cpp", "vectors/tb_fp_hostref.h",
     "vectors/fpvec_dpi.cpp", "vectors/fpvec_dpi.h", "vectors/fpvec.c", "vectors/fpvec.h",
-    "sim/fp32.c", "sim/fp32.h", "sim/bits.h",
+    "sim/fp32.c", "sim/fp32.h", "sim/bits.h", "sim/revision.c", "sim/revision.h", "sim/isa.c",
+    "sim/isa.h", "sim/protocol.h",
 };
+
+/* The Verilator defines of a bench for an otpu_fp of revision rev (otpu_fp_vec.sv): NULL ends
+ * the list. */
+static void bench_defines(const otpu_rev_desc *rev, const char *defs[3])
+{
+    int n = 0;
+    if (!rev->fp.log2)
+        defs[n++] = "OTPU_FP_NO_LOG2";
+    if (rev->fp_no_mm_compare)
+        defs[n++] = "OTPU_FP_NO_MM";
+    defs[n] = NULL;
+}
 
 /* The first line a command prints, or NULL when it cannot be run. */
 static char *command_line_output(const char *cmd)
@@ -82,15 +99,18 @@ static void hash_file(otpu_sha256 *h, const char *label, const char *path)
 }
 
 /* The cache key: SHA-256 of the bench sources, the user's otpu_fp.sv (its content: a copy
- * elsewhere shares the build) and the Verilator and C compiler versions. */
-static void bench_key(const char *src, const char *sv, const char *versions, char key[65])
+ * elsewhere shares the build), the defines and the Verilator and C compiler versions. */
+static void bench_key(const char *src, const char *sv, const char *const *defs,
+                      const char *versions, char key[65])
 {
     otpu_sha256 *h = otpu_sha256_new();
     if (!h)
         die("out of memory");
-    const char tag[] = "otpu-fpvec bench 2";
+    const char tag[] = "otpu-fpvec bench 3";
     otpu_sha256_update(h, tag, sizeof tag);
     otpu_sha256_update(h, versions, strlen(versions) + 1);
+    for (int k = 0; defs[k]; k++)
+        otpu_sha256_update(h, defs[k], strlen(defs[k]) + 1);
     for (size_t i = 0; i < sizeof BENCH_SOURCES / sizeof BENCH_SOURCES[0]; i++) {
         char *p = xstrdup_printf("%s/%s", src, BENCH_SOURCES[i]);
         hash_file(h, BENCH_SOURCES[i], p);
@@ -104,6 +124,7 @@ static void bench_key(const char *src, const char *sv, const char *versions, cha
 
 typedef struct bench_build {
     const char *script, *sv;
+    const char *const *defs;
     unsigned jobs;
     int built; /* this run built it (else the cache had it) */
 } bench_build;
@@ -118,7 +139,9 @@ static int build_bench(void *user, const char *tmpdir, char *err, size_t errlen)
     char *out = xstrdup_printf("%s/tb_fp", tmpdir), *obj = xstrdup_printf("%s/obj", tmpdir);
     char jobs[16];
     snprintf(jobs, sizeof jobs, "%u", b->jobs);
-    char *argv[] = {"/bin/sh", (char *)b->script, out, obj, (char *)b->sv, jobs, NULL};
+    char *argv[10] = {"/bin/sh", (char *)b->script, out, obj, (char *)b->sv, jobs};
+    for (int k = 0; b->defs[k]; k++)
+        argv[6 + k] = (char *)b->defs[k];
     otpu_proc_status st;
     int rc = otpu_proc_run_group(argv, NULL, &st);
     if (st.interrupted)
@@ -132,10 +155,13 @@ static int build_bench(void *user, const char *tmpdir, char *err, size_t errlen)
     return rc;
 }
 
-/* The bench for the otpu_fp.sv at sv: in the build cache (sim/cache.h, shared with the RTL's),
- * or built now. */
-static char *cached_bench(const char *sv, const char *cache, unsigned jobs, int rebuild)
+/* The bench for the otpu_fp.sv at sv, of ISA revision rev: in the build cache (sim/cache.h,
+ * shared with the RTL's), or built now. */
+static char *cached_bench(const char *sv, const otpu_rev_desc *rev, const char *cache,
+                          unsigned jobs, int rebuild)
 {
+    const char *defs[3];
+    bench_defines(rev, defs);
     const char *src = source_dir();
     char *script = xstrdup_printf("%s/vectors/tb_fp_build.sh", src);
     if (access(script, R_OK) != 0)
@@ -149,14 +175,14 @@ static char *cached_bench(const char *sv, const char *cache, unsigned jobs, int 
         die("cannot run %s: Verilator is needed to build the bench for %s", vcmd, sv);
     char *versions = xstrdup_printf("%s\n%s", vver, ccver ? ccver : "?");
     char key[65], dir[4096], path[4096], err[1024];
-    bench_key(src, sv, versions, key);
+    bench_key(src, sv, defs, versions, key);
     if (rebuild) {
         snprintf(dir, sizeof dir, "%s/%s",
                  cache ? cache : otpu_cache_default_dir(path, sizeof path), key);
         otpu_remove_tree(dir);
     }
     char *what = xstrdup_printf("the fp bench for %s (%s)", sv, key);
-    bench_build b = {script, sv, jobs, 0};
+    bench_build b = {script, sv, defs, jobs, 0};
     double t0 = now_s();
     if (otpu_cache_get(cache, key, "tb_fp", what, build_bench, &b, path, sizeof path, err,
                        sizeof err))
@@ -249,7 +275,9 @@ int cmd_rtl(int argc, char **argv)
     args a = {argc, 1, argv, NULL};
     int dpi_opts = 0;
     for (; a.i < argc; a.i++) {
-        if (gen_opt(&a, &o))
+        if (opt_is(&a, "--rev", 1)) /* (a gen option that also chooses the bench) */
+            o.rev = parse_rev_opt(a.value);
+        else if (gen_opt(&a, &o))
             dpi_opts = 1;
         else if (opt_is(&a, "--sv", 1))
             sv = a.value;
@@ -270,6 +298,7 @@ int cmd_rtl(int argc, char **argv)
     }
     if (file && dpi_opts)
         usage_error("--level/--seed/--ops/--count choose generated vectors; not with a FILE");
+    gen_opts_finish(&o);
     char *file_abs = NULL;
     if (file) {
         read_vectors(file, NULL, NULL); /* bad input is named here, before a bench runs */
@@ -281,7 +310,7 @@ int cmd_rtl(int argc, char **argv)
     const char *sv_name;
     if (sv) {
         char *sv_abs = abs_path(sv);
-        bench = cached_bench(sv_abs, cache, jobs, rebuild);
+        bench = cached_bench(sv_abs, o.rev, cache, jobs, rebuild);
         sv_name = sv_abs;
     } else {
         const char *e = getenv("OTPU_FPVEC_BENCH");
@@ -292,14 +321,14 @@ int cmd_rtl(int argc, char **argv)
         } else {
             char *proj = xstrdup_printf("%s/rtl/otpu_fp.sv", source_dir());
             msg("no meson-built bench%s%s; building one for %s", *b ? " at " : "", b, proj);
-            bench = cached_bench(proj, cache, jobs, rebuild);
+            bench = cached_bench(proj, o.rev, cache, jobs, rebuild);
         }
     }
 
     /* its arguments */
     char *bargv[16];
     int n = 0;
-    char show_s[32], level_s[32], seed_s[40], count_s[40], ops_s[64];
+    char show_s[32], level_s[32], seed_s[40], count_s[40], ops_s[64], rev_s[64];
     snprintf(show_s, sizeof show_s, "+show=%ld", show);
     bargv[n++] = bench;
     if (file) {
@@ -319,11 +348,15 @@ int cmd_rtl(int argc, char **argv)
         bargv[n++] = seed_s;
         bargv[n++] = count_s;
         bargv[n++] = ops_s;
+        snprintf(rev_s, sizeof rev_s, "+rev=%s", o.rev->name);
+        bargv[n++] = rev_s;
     }
     bargv[n++] = show_s;
     bargv[n] = NULL;
 
-    printf("otpu-fpvec rtl: otpu_fp.sv: %s\n", sv_name);
+    printf("otpu-fpvec rtl: otpu_fp.sv: %s%s%s\n", sv_name,
+           o.rev == otpu_rev_desc_of(OTPU_REV_CURRENT) ? "" : ", ISA revision ",
+           o.rev == otpu_rev_desc_of(OTPU_REV_CURRENT) ? "" : o.rev->name);
     printf("otpu-fpvec rtl: %s\n", file ? file_abs : "DPI mode (generated vectors)");
     uint64_t cases = 0, errs = 0;
     uint32_t failed = 0;

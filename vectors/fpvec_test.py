@@ -18,6 +18,11 @@
     fpvec_test.py sv_broken TOOL SV OPSVEC WORK      the same with fp_log2 broken in the copy:
                                                      non-zero exit, log2 (only) named
     fpvec_test.py ulp      TOOL                      `ulp`: every function within its bound
+    fpvec_test.py rev      TOOL REVVEC REV OPSVEC WORK  ISA revision REV: `check --rev` passes
+                                                     its golden file REVVEC, which the current
+                                                     functions fail in the composites only;
+                                                     OPSVEC's ops it lacks are refused; `gen
+                                                     --rev` -> `check --rev` round trip
     fpvec_test.py cli      TOOL WORK                 --help of every command, bad input: exit
                                                      2 with a one-line error
 
@@ -308,6 +313,63 @@ def t_ulp(tool: str) -> None:
     print("ok: every composite function within the reference's bound")
 
 
+COMPOSITES = {"exp2", "recip", "rsqrt", "log2"}
+
+
+def table(out: str) -> dict[str, tuple[int, int]]:
+    """The per-op table: op name -> (vectors, mismatches)."""
+    return {m.group(2): (int(m.group(3)), int(m.group(4))) for m in TABLE_ROW.finditer(out)}
+
+
+def t_rev(tool: str, revvec: str, rev: str, opsvec: str, work: str) -> None:
+    n = count_lines(revvec)
+    rc, out = run(tool, "check", "--rev", rev, revvec)
+    cases, errs = fptest(out)
+    expect(rc == 0 and cases == n > 0 and errs == 0,
+           f"check --rev {rev}: status {rc}, {cases} of {n} vectors, {errs} mismatches", out)
+    rev_ops = set(table(out))
+    # the current revision's functions fail the file, in composite functions only
+    rc, out = run(tool, "check", revvec)
+    fptest(out)
+    bad = {op for op, (_, e) in table(out).items() if e}
+    expect(rc == 1 and bad and bad <= COMPOSITES,
+           f"the current functions on {rev}'s vectors: status {rc}, failing ops {sorted(bad)}",
+           out)
+    # an op of the current golden file the revision lacks is a bad line, named
+    lacking = [op for op in OPS if op not in rev_ops]
+    with open(opsvec, encoding="ascii") as f:
+        first = next((i for i, ln in enumerate(f, 1) if OPS[int(ln.split()[0], 16)] in lacking),
+                     None)
+    if first is not None:
+        rc, out = run(tool, "check", "--rev", rev, opsvec)
+        expect(rc == 2 and f"{opsvec}:{first}: op" in out and not FPTEST.search(out),
+               f"check --rev {rev} of a file with ops it lacks: status {rc}", out)
+    # gen --rev: only the revision's ops, no NaN operand where the golden file has none
+    work = fresh_dir(os.path.join(work, f"fpvec-rev-{rev}"))
+    gen = os.path.join(work, "l1.vec")
+    rc, out = run(tool, "gen", "--level", "1", "--rev", rev, "-o", gen)
+    expect(rc == 0, f"gen --rev {rev}: status {rc}", out)
+    with open(gen, encoding="ascii") as f:
+        lines = [ln.split() for ln in f]
+    per_op = {op: 0 for op in rev_ops}
+    for op, a, b, _ in lines:
+        name = OPS[int(op, 16)]
+        expect(name in per_op, f"gen --rev {rev} wrote a {name} vector")
+        per_op[name] += 1
+        nan = [x for x in (() if name == "i2f" else (a, b))  # (i2f's a is an int32)
+               if (int(x, 16) & 0x7F800000) == 0x7F800000 and int(x, 16) & 0x7FFFFF]
+        expect(not nan, f"gen --rev {rev}: a NaN operand in {op} {a} {b}")
+    expect(all(v == LEVEL1 for v in per_op.values()), f"gen --rev {rev}: vectors per op {per_op}")
+    rc, out = run(tool, "check", "--rev", rev, gen)
+    cases, errs = fptest(out)
+    expect(rc == 0 and cases == len(lines) and errs == 0,
+           f"gen -> check --rev {rev}: status {rc}, {errs} mismatches", out)
+    rc, out = run(tool, "gen", "--rev", rev, "--ops", lacking[0]) if lacking else (2, "")
+    expect(rc == 2, f"gen --rev {rev} --ops {lacking[:1]}: status {rc}", out)
+    print(f"ok: revision {rev}: {n} golden vectors match, the current functions fail "
+          f"{sorted(bad)}; {len(lines)} generated vectors round-trip")
+
+
 def t_cli(tool: str, work: str) -> None:
     for cmd in ([], ["gen"], ["check"], ["rtl"], ["ulp"]):
         rc, out = run(tool, *cmd, "--help")
@@ -328,6 +390,8 @@ def t_cli(tool: str, work: str) -> None:
         (["rtl", missing], "cannot open"), (["rtl", "--sv", missing], "cannot read"),
         (["rtl", "--level", "2", empty], "not with a FILE"),
         (["ulp", "--functions", "sin"], "unknown function 'sin'"),
+        (["check", "--rev", "v0", empty], "--rev: 'v0' is not an ISA revision"),
+        (["ulp", "--rev", "acf0c1c6", "--functions", "log2"], "acf0c1c6 has no log2"),
     ]
     for args, text in bad:
         rc, out = run(tool, *args)
@@ -341,7 +405,7 @@ def t_cli(tool: str, work: str) -> None:
 def main(argv: list[str]) -> int:
     cmds = {"ops_vec": (t_ops_vec, 2), "gencheck": (t_gencheck, 2), "rtl_file": (t_rtl_file, 2),
             "dpi": (t_dpi, 2), "sv_copy": (t_sv_copy, 4), "sv_broken": (t_sv_broken, 4),
-            "ulp": (t_ulp, 1), "cli": (t_cli, 2)}
+            "ulp": (t_ulp, 1), "cli": (t_cli, 2), "rev": (t_rev, 5)}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
         print(__doc__, file=sys.stderr)
         return 2

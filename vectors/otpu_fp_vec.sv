@@ -9,6 +9,10 @@
 // eval_op is the single point where an op is evaluated: the file bench (tb_fp.sv) calls it for
 // every vector line, and the combinational ports of tb_fp (eval_op/eval_a/eval_b -> eval_res)
 // expose it to a C/C++ driver that wants to push vectors itself.
+//
+// An older ISA revision's otpu_fp may lack functions (sim/revision.h: fp.log2 NULL,
+// fp_no_mm_compare): its bench is built with OTPU_FP_NO_LOG2 / OTPU_FP_NO_MM defined, and those
+// ops then evaluate as unknown ones.
 package otpu_fp_vec;
 
   localparam int unsigned OP_COUNT = 15;     // valid op codes: 0 .. OP_COUNT-1
@@ -35,9 +39,13 @@ package otpu_fp_vec;
       32'd9:  r = {24'd0, otpu_fp::q8(a)};
       32'd10: r = {31'd0, otpu_fp::fp_gt(a, b)};
       32'd11: r = otpu_fp::fabs(a);
+`ifndef OTPU_FP_NO_LOG2
       32'd12: r = otpu_fp::fp_log2(a);
+`endif
+`ifndef OTPU_FP_NO_MM
       32'd13: r = otpu_fp::fp_mm(a, b, 1'b0);
       32'd14: r = otpu_fp::fp_mm(a, b, 1'b1);
+`endif
       default: r = 32'hDEAD_BEEF;
     endcase
     return r;

@@ -1,19 +1,26 @@
 #!/bin/sh
-# tb_fp_build.sh OUT OBJDIR OTPU_FP_SV [JOBS] - Verilate and compile the tb_fp bench around the
-# package otpu_fp of OTPU_FP_SV (the project's rtl/otpu_fp.sv or any file defining that package),
-# in OBJDIR (kept: a rebuild with unchanged sources is a no-op), and copy the binary to OUT.
-# The meson build (vectors/meson.build) and `otpu-fpvec rtl --sv` both use it. The bench links
-# the C side of its DPI batch mode: vectors/fpvec.c and sim/fp32.c (compiled here with CC).
-# VERILATOR and CC override the commands; JOBS (default 2) caps the parallel C++ compiles.
+# tb_fp_build.sh OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]] - Verilate and compile the tb_fp bench
+# around the package otpu_fp of OTPU_FP_SV (the project's rtl/otpu_fp.sv or any file defining
+# that package), in OBJDIR (kept: a rebuild with unchanged sources is a no-op), and copy the
+# binary to OUT. The meson build (vectors/meson.build) and `otpu-fpvec rtl --sv` both use it.
+# The bench links the C side of its DPI batch mode: vectors/fpvec.c and sim/fp32.c, revision.c,
+# isa.c (compiled here with CC). VERILATOR and CC override the commands; JOBS (default 2) caps
+# the parallel C++ compiles; each DEFINE (OTPU_FP_NO_LOG2, OTPU_FP_NO_MM: an older revision's
+# otpu_fp, otpu_fp_vec.sv) is defined for Verilator.
 set -eu
 if [ $# -lt 3 ]; then
-  echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS]" >&2
+  echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]]" >&2
   exit 2
 fi
 out=$1
 obj=$2
 fp=$3
 jobs=${4:-2}
+shift $(( $# < 4 ? $# : 4 ))
+defines=
+for d in "$@"; do
+  defines="$defines +define+$d"
+done
 here=$(cd "$(dirname "$0")" && pwd)
 if [ ! -r "$fp" ]; then
   echo "tb_fp_build: cannot read $fp" >&2
@@ -25,7 +32,7 @@ mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
 log=$obj/build.log
 : >"$log"
-for c in "$here/fpvec.c" "$sim/fp32.c"; do
+for c in "$here/fpvec.c" "$sim/fp32.c" "$sim/revision.c" "$sim/isa.c"; do
   o=$obj/c_$(basename "$c" .c).o
   if ! ${CC:-cc} -std=c11 -O2 -D_GNU_SOURCE -I"$here" -I"$sim" -c "$c" -o "$o" >>"$log" 2>&1; then
     cat "$log" >&2
@@ -35,8 +42,10 @@ for c in "$here/fpvec.c" "$sim/fp32.c"; do
 done
 # -Wno-fatal: a user's otpu_fp.sv need not be lint-clean here (the project's file has its own
 # -Wall lint test). Verilator's own optimizations stay at their defaults.
-if ! ${VERILATOR:-verilator} --cc --exe --build -j "$jobs" -Wno-fatal --top-module tb_fp \
-    -Mdir "$obj" -o tb_fp -CFLAGS "-I$here -I$sim" -LDFLAGS "$obj/c_fpvec.o $obj/c_fp32.o" \
+# shellcheck disable=SC2086 # (each define a word of its own)
+if ! ${VERILATOR:-verilator} --cc --exe --build -j "$jobs" -Wno-fatal --top-module tb_fp $defines \
+    -Mdir "$obj" -o tb_fp -CFLAGS "-I$here -I$sim" \
+    -LDFLAGS "$obj/c_fpvec.o $obj/c_fp32.o $obj/c_revision.o $obj/c_isa.o" \
     "$fp" "$here/otpu_fp_vec.sv" "$here/tb_fp.sv" \
     "$here/tb_fp_main.cpp" "$here/tb_fp_hostref.cpp" "$here/fpvec_dpi.cpp" >>"$log" 2>&1; then
   cat "$log" >&2

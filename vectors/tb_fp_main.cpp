@@ -6,9 +6,10 @@
 //   tb_fp +hostref=N [+seed=S]      self-check: N random rounds of the IEEE-defined ops against
 //                                   the host FPU (tb_fp_hostref.cpp); exit 0 or 1
 //   tb_fp +dpi [+level=L] [+seed=S] [+count=N] [+ops=LIST] [+show=N] [+progress=SECONDS]
-//                                   DPI batch mode (fpvec_dpi.cpp): the level-L vectors of the
-//                                   fpvec generator, expected values from sim/fp32.c; exit 0 all
-//                                   match, 1 mismatches, 2 bad arguments
+//              [+rev=NAME]          DPI batch mode (fpvec_dpi.cpp): the level-L vectors of the
+//                                   fpvec generator, expected values from sim/fp32.c (the ISA
+//                                   revision's functions); exit 0 all match, 1 mismatches, 2 bad
+//                                   arguments
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -52,11 +53,24 @@ bool dpi_options(VerilatedContext& ctx, FpvecDpiOptions& o) {
         return false;
     }
     o.count = static_cast<uint64_t>(count);
+    const std::string rev = plus_text(ctx, "rev");
+    otpu_revision r = OTPU_REV_CURRENT;
+    if (!rev.empty() && otpu_rev_from_name(rev.c_str(), &r) != 0) {
+        std::printf("tb_fp: error: +rev=%s: not an ISA revision\n", rev.c_str());
+        return false;
+    }
+    o.rev = otpu_rev_desc_of(r);
+    o.ops = fpvec_rev_ops(o.rev);
     const std::string ops = plus_text(ctx, "ops");
     if (!ops.empty()) {
         char bad[64];
         if (fpvec_parse_ops(ops.c_str(), &o.ops, bad, sizeof bad) != 0) {
             std::printf("tb_fp: error: +ops: unknown op '%s'\n", bad);
+            return false;
+        }
+        if (o.ops & ~fpvec_rev_ops(o.rev)) {
+            std::printf("tb_fp: error: +ops: an op ISA revision %s's fp32 unit lacks\n",
+                        o.rev->name);
             return false;
         }
     }
