@@ -1,9 +1,11 @@
 /* family_error.c - a random valid prefix, then one ISA error, the kind chosen by the bundle's
- * index in turn. Kinds a bundle cannot produce are not in the list: DEADLOCK (a slice that
+ * index in turn, among those the Config and revision can produce (producible). Kinds a bundle
+ * cannot produce are not in the list: DEADLOCK (a slice that
  * can neither run nor wait at a collective or a WAITW does not exist), STEP_LIMIT (a tool's
  * option, not the bundle's), NOMEM (the simulator's host), and COLLECTIVE when S = 1. */
 #include "generate.h"
 #include "ops.h"
+#include "revision.h"
 
 #include <stdio.h>
 
@@ -111,11 +113,28 @@ static void failing(gen_ctx *c, otpu_err_kind k)
     gen_emit(c, op, &o);
 }
 
+/* Can this Config and ISA revision produce kind k? (a collective needs two slices; WAITW and
+ * HALT CHAIN are not in every revision) */
+static int producible(const gen_ctx *c, otpu_err_kind k)
+{
+    switch (k) {
+    case OTPU_ERR_COLLECTIVE: return c->cfg.S > 1;
+    case OTPU_ERR_WAITW: return gen_op_allowed(c, OTPU_OP_WAITW);
+    case OTPU_ERR_CHAIN:
+        return !otpu_rev_flag_lacking(c->cfg.revision, OTPU_OP_HALT, OTPU_F_CHAIN);
+    default: return 1;
+    }
+}
+
 int gen_family_error(gen_ctx *c)
 {
     gen_rng *g = &c->rng;
-    size_t n = sizeof kinds / sizeof kinds[0] - (c->cfg.S == 1); /* COLLECTIVE is last */
-    otpu_err_kind k = kinds[c->index % n];
+    otpu_err_kind usable[sizeof kinds / sizeof kinds[0]];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (producible(c, kinds[i]))
+            usable[n++] = kinds[i];
+    otpu_err_kind k = usable[c->index % n];
     c->want_error = 1;
     c->want_kind = k;
     c->want_slice = (uint32_t)gen_rng_below(g, c->cfg.S);

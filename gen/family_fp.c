@@ -8,7 +8,8 @@
 static unsigned pick(gen_ctx *c)
 {
     unsigned k = (unsigned)gen_rng_below(&c->rng, 10);
-    return k < 6 ? OTPU_OP_VOP : k < 8 ? OTPU_OP_LD : k < 9 ? OTPU_OP_ST : OTPU_OP_RLD;
+    unsigned rld = gen_op_allowed(c, OTPU_OP_RLD) ? OTPU_OP_RLD : OTPU_OP_LD;
+    return k < 6 ? OTPU_OP_VOP : k < 8 ? OTPU_OP_LD : k < 9 ? OTPU_OP_ST : rld;
 }
 
 enum { POOL = 1024, PART = 256 }; /* TMEM words the VOPs work in, loaded in parts */

@@ -6,6 +6,7 @@
  * times. What cannot be repaired that way (a collective, a step limit, the intended error
  * instruction failing with another kind) throws the whole program away for the next one. */
 #include "generate.h"
+#include "revision.h"
 
 #include "data.h"
 #include "ops.h"
@@ -111,7 +112,9 @@ void gen_end(gen_ctx *c, int chain)
     for (c->s = 0; c->s < c->cfg.S; c->s++) {
         gen_loop_close_all(c);
         uint32_t addr, count;
-        if (c->s == 0 && chain && !chain_program(c, &addr, &count)) {
+        if (c->s == 0 && chain && !otpu_rev_flag_lacking(c->cfg.revision, OTPU_OP_HALT,
+                                                         OTPU_F_CHAIN) &&
+            !chain_program(c, &addr, &count)) {
             gen_set_reg(c, 1, addr);
             gen_set_reg(c, 2, count);
             emit_halt(c, 1, 2);

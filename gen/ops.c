@@ -2,6 +2,7 @@
 #include "ops.h"
 
 #include "data.h"
+#include "revision.h"
 
 #include <string.h>
 
@@ -18,12 +19,18 @@ static const unsigned opcodes[] = {
 
 unsigned gen_next_vfunc(gen_ctx *c)
 {
-    return vfuncs[c->vfunc_next++ % (sizeof vfuncs / sizeof vfuncs[0])];
+    const otpu_rev_desc *rev = otpu_rev_desc_of(c->cfg.revision);
+    unsigned f;
+    do /* the revision has ADD at least: this ends */
+        f = vfuncs[c->vfunc_next++ % (sizeof vfuncs / sizeof vfuncs[0])];
+    while (rev->lacks_vfunc[f]);
+    return f;
 }
 
 int gen_op_allowed(const gen_ctx *c, unsigned op)
 {
-    return (op != OTPU_OP_DSTEP || c->cfg.DSTEP) && (op != OTPU_OP_STREAM || c->cfg.STREAM);
+    return (op != OTPU_OP_DSTEP || c->cfg.DSTEP) && (op != OTPU_OP_STREAM || c->cfg.STREAM) &&
+           !otpu_rev_desc_of(c->cfg.revision)->lacks_op[op];
 }
 
 unsigned gen_pick_op(gen_ctx *c)
@@ -71,7 +78,7 @@ static unsigned flag_mask(unsigned op)
  * Config PAIR; PAIR and QACT DUP: two MXU columns at least). */
 static int flags_usable(const gen_ctx *c, unsigned op, unsigned f)
 {
-    if (!otpu_flags_allowed(op, f))
+    if (!otpu_flags_allowed(op, f) || otpu_rev_flag_lacking(c->cfg.revision, op, f))
         return 0;
     if (op == OTPU_OP_MM && (f & OTPU_F_PAIR))
         return c->cfg.PAIR && c->cfg.MCOLS >= 2;

@@ -1,6 +1,6 @@
 /* otpu_gen.c - otpu-gen: write K run bundles of a program family (generate.h).
  *
- *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [KEY=VALUE ...]
+ *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME] [KEY=VALUE ...]
  *
  * Exit codes: 0 written, 1 a bundle could not be generated or written, 2 bad usage. */
 #include "generate.h"
@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: otpu-gen FAMILY --seed N --count K --out DIR [--first I] [KEY=VALUE ...]\n"
+    "usage: otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME]\n"
+    "                [KEY=VALUE ...]\n"
     "\n"
     "Writes K run bundles DIR/FAMILY-N-IIII (I = the index, from --first, default 0), each with\n"
     "gen.txt (family, seed, index and the command that writes that bundle again). Every\n"
@@ -23,6 +24,8 @@ static const char usage[] =
     "\n"
     "KEY=VALUE sets a Config field (S D MCOLS ACT_BLOCKS TMEM_WORDS DRAM_BYTES IMEM_WORDS LANES\n"
     "PAIR DSTEP STREAM ACT_ROWS; decimal or 0x hex) over the default Config and the family's.\n"
+    "--rev NAME writes programs of that ISA revision (sim/revision.h; REV= in case.txt): only\n"
+    "the instructions, functions and flags it has, run in the model of that revision.\n"
     "\n"
     "families:\n";
 
@@ -83,6 +86,7 @@ int main(int argc, char **argv)
 {
     const char *family = NULL, *out = NULL;
     uint64_t seed = 0, count = 0, first = 0;
+    otpu_revision rev = OTPU_REV_CURRENT;
     int have_seed = 0, have_count = 0;
     char overrides[4096] = "";
     const char *keys[64];
@@ -95,11 +99,18 @@ int main(int argc, char **argv)
             return 0;
         }
         int opt = !strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--out") ||
-                  !strcmp(a, "--first");
+                  !strcmp(a, "--first") || !strcmp(a, "--rev");
         if (opt && i + 1 == argc)
             return bad("%s needs a value", a);
         if (!strcmp(a, "--out")) {
             out = argv[++i];
+        } else if (!strcmp(a, "--rev")) {
+            char names[128];
+            if (otpu_rev_from_name(argv[++i], &rev))
+                return bad("--rev: '%s' is not a revision (%s)", argv[i],
+                           otpu_rev_names(names, sizeof names));
+            snprintf(overrides + strlen(overrides), sizeof overrides - strlen(overrides),
+                     " --rev %s", argv[i]);
         } else if (opt) {
             uint64_t v;
             if (number(argv[++i], &v))
@@ -149,6 +160,10 @@ int main(int argc, char **argv)
     otpu_config cfg = otpu_config_default();
     if (f->defaults)
         f->defaults(&cfg);
+    cfg.revision = rev; /* the family's defaults give way to what the revision lacks */
+    for (const char *const *k = otpu_rev_desc_of(rev)->lacks_config;
+         k < otpu_rev_desc_of(rev)->lacks_config + OTPU_REV_MAX_CONFIG && *k; k++)
+        otpu_config_set(&cfg, *k, 0);
     for (int k = 0; k < nkeys; k++)
         if (otpu_config_set(&cfg, keys[k], vals[k]))
             return bad("%s=%llu is too large", keys[k], (unsigned long long)vals[k]);
@@ -156,7 +171,10 @@ int main(int argc, char **argv)
     if (otpu_config_check(&cfg, why, sizeof why))
         return bad("%s", why);
     if (f->refuses && f->refuses(&cfg))
-        return bad("family %s: %s", family, f->refuses(&cfg));
+        return bad("family %s: %s%s%s%s", family, f->refuses(&cfg),
+                   rev == OTPU_REV_CURRENT ? "" : ", which ISA revision ",
+                   rev == OTPU_REV_CURRENT ? "" : otpu_rev_name(rev),
+                   rev == OTPU_REV_CURRENT ? "" : " lacks");
     if (mkdir(out, 0777) && errno != EEXIST)
         return bad("--out %s: cannot create: %s", out, strerror(errno));
     struct stat st;

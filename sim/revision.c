@@ -61,6 +61,16 @@ char *otpu_rev_names(char *buf, size_t n)
     return buf;
 }
 
+const char *otpu_rev_flag_lacking(otpu_revision r, unsigned op, unsigned flags)
+{
+    const otpu_rev_desc *d = otpu_rev_desc_of(r);
+    for (const otpu_rev_flag *f = d ? d->lacks_flag : NULL;
+         f && f < d->lacks_flag + OTPU_REV_MAX_FLAGS && f->mask; f++)
+        if (f->op == op && (flags & f->mask))
+            return f->name;
+    return NULL;
+}
+
 int otpu_rev_lacks(otpu_revision r, const otpu_instr *in, const otpu_ops *o, char *why, size_t n)
 {
     const otpu_rev_desc *d = otpu_rev_desc_of(r);
@@ -71,12 +81,11 @@ int otpu_rev_lacks(otpu_revision r, const otpu_instr *in, const otpu_ops *o, cha
         snprintf(why, n, "opcode %s (%#04x)", otpu_op_name(op), op);
         return 1;
     }
-    for (const otpu_rev_flag *f = d->lacks_flag; f < d->lacks_flag + OTPU_REV_MAX_FLAGS && f->mask;
-         f++)
-        if (f->op == op && (in->flags & f->mask)) {
-            snprintf(why, n, "%s flag %s", otpu_op_name(op), f->name);
-            return 1;
-        }
+    const char *flag = otpu_rev_flag_lacking(r, op, in->flags);
+    if (flag) {
+        snprintf(why, n, "%s flag %s", otpu_op_name(op), flag);
+        return 1;
+    }
     if (op == OTPU_OP_VOP) {
         unsigned func = o ? o->vop.func : otpu_operands(in, NULL).vop.func;
         if (d->lacks_vfunc[func & 0xFF]) {

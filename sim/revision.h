@@ -76,6 +76,10 @@ int otpu_rev_from_name(const char *name, otpu_revision *r);
 /* Every revision's name, comma-separated ("current, acf0c1c6"), for messages. Returns buf. */
 char *otpu_rev_names(char *buf, size_t n);
 
+/* The name of a flag bit among flags (w0[31:24]) of opcode op that revision r lacks, or NULL
+ * (the generator's choices and the model's refusal read this one table). */
+const char *otpu_rev_flag_lacking(otpu_revision r, unsigned op, unsigned flags);
+
 /* Does revision r lack what the instruction uses (its opcode, flags, VOP function)? o: its
  * decoded operands, or NULL (decoded here). 0: r has everything; 1: r lacks something, named
  * in why ("opcode RLD (0x06)", "VOP function rdot (19)", "QST flag HALF"). */

@@ -7,6 +7,8 @@
   test_gen.py configs GEN SIM N         the same on a few non-default Configs
   test_gen.py bad-input GEN             bad usage: exit 2 and one line
   test_gen.py lockstep GEN LOCKSTEP N   N bundles per family pass otpu-lockstep on the RTL
+  test_gen.py revision GEN SIM N        N bundles per family of revision acf0c1c6 (REV=), each
+                                        with its outcome and no instruction the revision lacks
 """
 import os
 import subprocess
@@ -136,6 +138,8 @@ def bad_input(exe):
             ["mix", "--seed", "1", "--count", "abc", "--out", d],
             ["mix", "--seed", "1", "--count", "1", "--out", d, "D=7"],
             ["mix", "--seed", "1", "--count", "1", "--out", d, "NOPE=1"],
+            ["mix", "--seed", "1", "--count", "1", "--out", d, "--rev", "nosuch"],
+            ["mm", "--seed", "1", "--count", "1", "--out", d, "--rev", "acf0c1c6", "PAIR=1"],
             ["mix", "--seed", "1", "--count", "1", "--out", d, "S=0x"],
             ["mix", "--seed", "1", "--count", "1", "--out", blocked],
             ["mix", "--seed", "1", "--count", "1", "--out", os.path.join(blocked, "sub")],
@@ -185,6 +189,31 @@ def lockstep(exe, ls, n):
     assert not failed
 
 
+def revision(exe, sim, n):
+    for family in FAMILIES:
+        with tempfile.TemporaryDirectory() as d:
+            if family == "stream":  # DSTEP and STREAM are not in that revision
+                r = subprocess.run([exe, family, "--seed", "1", "--count", "1", "--out", d,
+                                    "--rev", "acf0c1c6"], capture_output=True, text=True)
+                assert r.returncode == 2 and "which ISA revision acf0c1c6 lacks" in r.stderr, \
+                    f"stream --rev acf0c1c6: exit {r.returncode}: {r.stderr}"
+                continue
+            gen(exe, family, 1, n, d, ["--rev", "acf0c1c6"])
+            for name in os.listdir(d):
+                b = os.path.join(d, name)
+                assert read_kv(os.path.join(b, "case.txt")).get("REV") == "acf0c1c6", b
+                for p in (f for f in os.listdir(b) if f.startswith("prog_")):
+                    r = subprocess.run([sim, "disasm", os.path.join(b, p), "--rev", "acf0c1c6"],
+                                       capture_output=True, text=True, timeout=60)
+                    assert r.returncode == 0 and "not in ISA revision" not in r.stdout, \
+                        f"{b}/{p}: {r.returncode} {r.stderr}" + "".join(
+                            ln for ln in r.stdout.splitlines(True) if "not in ISA" in ln)
+            n_ok, n_err = check_bundles(sim, d)
+            assert n_ok + n_err == n and (n_err == n if family == "error" else n_ok == n), \
+                f"{family}: {n_ok} ok, {n_err} errors"
+        print(f"revision acf0c1c6 {family}: {n_ok} ok, {n_err} expected errors")
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -200,6 +229,8 @@ def main():
         bad_input(exe)
     elif mode == "lockstep":
         lockstep(exe, sys.argv[3], int(sys.argv[4]))
+    elif mode == "revision":
+        revision(exe, sys.argv[3], int(sys.argv[4]))
     else:
         sys.exit(__doc__)
 

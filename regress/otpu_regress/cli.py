@@ -48,7 +48,8 @@ def generate(tests, tools, gen_root, log):
         os.makedirs(gen_root, exist_ok=True)
         log(f"otpu-regress: generating {g.count} {g.family} programs (seed {g.seed})")
         p = subprocess.run([tools["gen"], g.family, "--seed", str(g.seed), "--count",
-                            str(g.count), "--out", folder, *g.overrides], capture_output=True,
+                            str(g.count), "--out", folder, *(["--rev", g.rev] if g.rev else []),
+                            *g.overrides], capture_output=True,
                            text=True)
         if p.returncode:
             problems[e.name] = (p.stderr.strip().splitlines() or ["otpu-gen failed"])[-1]

@@ -43,7 +43,7 @@ def config_of(path):
 
 
 def build_configs(tests, tools, jobs, log):
-    """build each Config's simulator once; {config: None or the build's last words}"""
+    """build each Config's simulator once; {config: None, or (kind, the build's last words)}"""
     first = {}
     for t in tests:
         c = config_of(t.path)
@@ -60,7 +60,8 @@ def build_configs(tests, tools, jobs, log):
                 f"{os.path.basename(path)}'s)")
         if status == 0:
             return None
-        return outcome.last_line(out, r"\S") or f"otpu-rtl build exited {status}"
+        why = outcome.last_line(out, r"\S") or f"otpu-rtl build exited {status}"
+        return ("bad-input" if status == 2 else "build-failed"), why  # 2: the Config is bad
 
     with concurrent.futures.ThreadPoolExecutor(max(1, min(jobs, len(first)))) as ex:
         return dict(zip(first, ex.map(build, first.values())))
@@ -118,8 +119,7 @@ def run_all(tests, tools, out_dir, opts, on_result, gen_problems):
     def problem(t):
         if t.entry.name in gen_problems:
             return "bad-input", gen_problems[t.entry.name]
-        why = built.get(config_of(t.path))
-        return ("build-failed", why) if why else None
+        return built.get(config_of(t.path))
 
     with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
         futs = [ex.submit(run_test, t, tools, out_dir, opts, problem(t)) for t in tests]

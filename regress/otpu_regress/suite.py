@@ -1,5 +1,5 @@
 """Suites: what a regression runs. A suite argument is a bundle folder, a folder of bundles, a
-generator spec (gen:FAMILY:seed=N:count=K[:KEY=VALUE...]) or a suite file (one entry per line:
+generator spec (gen:FAMILY:seed=N:count=K[:rev=NAME][:KEY=VALUE...]) or a suite file (one entry per line:
 ENTRY [name=NAME] [+plusarg ...]). Each entry becomes tests with stable names ENTRY/BUNDLE, so
 one night can be compared with the one before."""
 import os
@@ -18,6 +18,7 @@ class GenSpec:
     seed: int
     count: int
     overrides: list = field(default_factory=list)  # Config KEY=VALUE for otpu-gen
+    rev: str = None                                # otpu-gen --rev
 
     def bundle_names(self):
         return [f"{self.family}-{self.seed}-{i:04d}" for i in range(self.count)]
@@ -52,22 +53,24 @@ def parse_gen(spec, where):
     g = GenSpec(parts[1], None, None)
     for p in parts[2:]:
         k, _, v = p.partition("=")
-        if k in ("seed", "count"):
+        if k == "rev" and v:
+            g.rev = v
+        elif k in ("seed", "count"):
             if not v.isdigit():
                 raise SuiteError(f"{where}: '{spec}': {k} must be a decimal number, not '{v}'")
             setattr(g, k, int(v))
         elif GEN_KEY.match(p):
             g.overrides.append(p)
         else:
-            raise SuiteError(f"{where}: '{spec}': '{p}' is neither seed=, count= nor a Config "
-                             "KEY=VALUE")
+            raise SuiteError(f"{where}: '{spec}': '{p}' is neither seed=, count=, rev= nor a "
+                             "Config KEY=VALUE")
     if g.seed is None or g.count is None or g.count < 1:
         raise SuiteError(f"{where}: '{spec}': seed= and count= (at least 1) are required")
     return g
 
 
 def gen_name(g):
-    return "-".join([f"gen-{g.family}-seed{g.seed}"] +
+    return "-".join([f"gen-{g.family}-seed{g.seed}"] + ([f"rev-{g.rev}"] if g.rev else []) +
                     [o.replace("=", "-") for o in g.overrides])
 
 
