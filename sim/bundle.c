@@ -490,7 +490,7 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
             len--;
         if (!(f = fopen(path, "wb")))
             return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-        int bad = fwrite(b->dram[s], 1, len, f) != len;
+        int bad = len && fwrite(b->dram[s], 1, len, f) != len; /* dram may be NULL when 0 */
         if (fclose(f) || bad)
             return otpu_fail_msg(err, n, "%s: write error", path);
     }
