@@ -12,8 +12,10 @@ from . import outcome, procs
 from .repro import make_repro
 from .suite import Test, safe_name
 
+# the case.txt keys that decide which simulator a bundle needs (REV: otpu-rtl refuses another
+# revision than the RTL's, so bundles of two revisions never share a representative)
 CONFIG_KEYS = ("S", "D", "MCOLS", "ACT_BLOCKS", "TMEM_WORDS", "DRAM_BYTES", "IMEM_WORDS",
-               "LANES", "PAIR", "DSTEP", "STREAM", "ACT_ROWS")
+               "LANES", "PAIR", "DSTEP", "STREAM", "ACT_ROWS", "REV")
 
 
 def input_hash(test):
@@ -74,6 +76,17 @@ def lockstep_command(tools, test, report, coverage):
     return cmd + list(test.plusargs)
 
 
+def new_record(test: Test, tools):
+    """a test's result record before it has a verdict (TEST in regress/README.md)"""
+    return {"name": test.name, "suite": test.suite, "bundle": test.bundle,
+            "bundle_path": test.path, "plusargs": list(test.plusargs),
+            "input_hash": input_hash(test), "repro": None, "divergence": None,
+            "cycles": None, "instructions": None, "exit": None, "time": 0.0,
+            "command": " ".join(shlex.quote(w) for w in
+                                [os.path.basename(tools["lockstep"]), "run", test.path] +
+                                list(test.plusargs))}
+
+
 def run_test(test: Test, tools, out_dir, opts, problem):
     """one test's result record (TEST in summary.json's terms); problem: (kind, message) when
     the test cannot run (its bundle was not generated, its Config not built)"""
@@ -83,13 +96,7 @@ def run_test(test: Test, tools, out_dir, opts, problem):
     report = os.path.join(folder, "report")
     cov = os.path.join(out_dir, "work", "coverage", safe_name(test.name) + ".json")
     cmd = lockstep_command(tools, test, report, cov if opts.coverage else None)
-    rec = {"name": test.name, "suite": test.suite, "bundle": test.bundle,
-           "bundle_path": test.path, "plusargs": list(test.plusargs),
-           "input_hash": input_hash(test), "repro": None, "divergence": None,
-           "cycles": None, "instructions": None, "exit": None, "time": 0.0,
-           "command": " ".join(shlex.quote(w) for w in
-                               [os.path.basename(tools["lockstep"]), "run", test.path] +
-                               list(test.plusargs))}
+    rec = new_record(test, tools)
     output = ""
     if problem is None and not os.path.isdir(test.path):
         problem = ("bad-input", f"no bundle at {test.path}")

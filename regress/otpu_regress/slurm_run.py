@@ -7,6 +7,7 @@ import sys
 
 from . import suite
 from .merge import merge_dirs, read_shard
+from .runner import new_record
 from .slurm import SlurmError, run_array
 
 
@@ -21,16 +22,15 @@ def shard_command(a, out):
                              os.path.join(out, f"shard-{i}")]
 
 
-def lost(tests, got, i, n, why):
+def lost(tests, got, i, n, why, tools):
     """failure records for the tests of shard i that its task did not report"""
-    return [{"name": t.name, "suite": t.suite, "bundle": t.bundle, "bundle_path": t.path,
-             "plusargs": list(t.plusargs), "status": "fail", "kind": "crash",
-             "message": f"the Slurm task of shard {i}/{n} {why} before this test had a result",
-             "divergence": None, "cycles": None, "instructions": None, "time": 0.0,
-             "exit": None, "repro": None, "input_hash": "",
-             "command": " ".join(shlex.quote(w) for w in ["otpu-lockstep", "run", t.path] +
-                                 list(t.plusargs))}
-            for t in tests if t.name not in got]
+    recs = []
+    for t in tests:
+        if t.name not in got:
+            recs.append({**new_record(t, tools), "status": "fail", "kind": "crash",
+                         "message": f"the Slurm task of shard {i}/{n} {why} before this test "
+                                    "had a result"})
+    return recs
 
 
 def run_on_slurm(a, tests, tools, out, log):
@@ -50,7 +50,7 @@ def run_on_slurm(a, tests, tools, out, log):
         if code not in (None, 0, 1):
             why = f"exited with status {code}"
         missing += lost(suite.shard(tests, i, a.tasks), {t["name"] for t in got}, i, a.tasks,
-                        why)
+                        why, tools)
         if os.path.isdir(d):
             dirs.append(d)
     return merge_dirs(dirs, out, a.db, log, tools, missing)
