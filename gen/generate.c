@@ -157,6 +157,9 @@ static int ctx_init(gen_ctx *c, const otpu_config *cfg, uint64_t seed)
     for (unsigned k = 0; k < 8; k++) /* run arguments: small, chunk-sized, huge, negative */
         c->args[k] = gen_rng_chance(&c->rng, 50) ? (uint32_t)gen_rng_below(&c->rng, 4096)
                                                  : gen_rng_u32(&c->rng);
+    if (otpu_rev_desc_of(cfg->revision)->no_run_args) /* (the draws above keep the seeds' other
+                                                         choices the same) */
+        memset(c->args, 0, sizeof c->args);
     return 0;
 }
 
@@ -190,7 +193,7 @@ static void to_bundle(gen_ctx *c, otpu_bundle *b, uint32_t **prog, size_t *pw, u
     memset(b, 0, sizeof *b);
     b->cfg = c->cfg;
     memcpy(b->args, c->args, sizeof b->args);
-    b->nargs = 8;
+    b->nargs = otpu_rev_desc_of(c->cfg.revision)->no_run_args ? 0 : 8;
     for (unsigned s = 0; s < c->cfg.S; s++) {
         prog[s] = program_words(&c->prog[s]);
         pw[s] = c->prog[s].n * 8;

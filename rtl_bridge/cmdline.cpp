@@ -64,10 +64,16 @@ bool parse_decimal(const std::string &v, int64_t *out) {
 
 }  // namespace
 
-std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c) {
+std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c,
+                           bool opentpu) {
   std::map<std::string, int64_t> given;
   for (const std::string &raw : plusargs) {
     const std::string p = printable(raw);
+    if (opentpu && raw.compare(0, 6, "+otpu_") == 0)
+      return p + ": a fault of the reference RTL; openTPU's RTL has none (plant a fault in a copy "
+                 "of its sources instead)";
+    if (opentpu && raw.compare(0, 5, "+dir=") == 0)
+      return p + ": the adapter gives openTPU's RTL its input folder itself";
     if (raw.compare(0, 6, "+otpu_") != 0) continue;
     size_t eq = raw.find('=');
     std::string name = raw.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);

@@ -18,7 +18,9 @@ bool parse_count(const std::string &v, uint64_t *out);
 
 // "" when every +otpu_* argument is known, well formed and effective for the Config, else the
 // one-line reason naming the argument (printable). Plusargs outside the +otpu_ namespace are not
-// judged.
-std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c);
+// judged. openTPU's RTL (`opentpu`) has none of the +otpu_* faults and takes its input folder
+// (+dir=) from the adapter only.
+std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c,
+                           bool opentpu = false);
 
 #endif

@@ -3,9 +3,10 @@
 //
 //   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
 //                            [--hang-cycles N] [--no-check] [--progress] [--systemc]
-//                            [--coverage FILE] [+plusargs]
+//                            [--coverage FILE] [--dut opentpu=PATH] [+plusargs]
 //
-// It finds or builds the simulator of the bundle's Config (rtl_build.h) and runs it with
+// It finds or builds the simulator of the bundle's Config (rtl_build.h: the reference RTL, or
+// openTPU's own from a checkout with --dut, opentpu.h) and runs it with
 // --lockstep. On a divergence it re-runs the same bundle deterministically on the traced build,
 // dumping an FST of the --wave-window cycles before the divergence, so the report names the
 // waveform. Exit: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed,
@@ -32,7 +33,8 @@ namespace {
 const char kUsage[] =
     "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
-    "                            [--systemc] [--coverage FILE] [+plusargs]\n"
+    "                            [--systemc] [--coverage FILE] [--dut opentpu=PATH]\n"
+    "                            [+plusargs]\n"
     "\n"
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
     "Config, with the C model checking every retired instruction's writes as they land.\n"
@@ -51,6 +53,10 @@ const char kUsage[] =
     "  --coverage FILE    write the functional coverage of the run (JSON, docs/coverage.md):\n"
     "                     the C model's bins and what the RTL did (out-of-order completions,\n"
     "                     units busy together, from its events)\n"
+    "  --dut opentpu=PATH openTPU's own RTL from the checkout at PATH instead of the reference\n"
+    "                     RTL: built under Verilator with the adapter of docs/opentpu.md, the\n"
+    "                     model set to the ISA revision its package declares (the bundle's REV=\n"
+    "                     must be that revision)\n"
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
     "                     malformed +otpu_* plusarg is bad input\n"
     "\n"
@@ -133,6 +139,8 @@ int cmd_run(int argc, char **argv) {
   uint64_t window = 1000, n;
   bool keep_going = false, no_check = false, progress = false, systemc = false;
   std::vector<std::string> plusargs;
+  RtlDut dut;
+  std::string dut_arg;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
     auto val = [&](std::string *out) {
@@ -163,6 +171,11 @@ int cmd_run(int argc, char **argv) {
       progress = true;
     } else if (a == "--systemc") {
       systemc = true;
+    } else if (a == "--dut") {
+      if (!val(&dut_arg) || !parse_dut(dut_arg, &dut, &v)) {
+        if (v.empty()) v = "--dut needs reference or opentpu=PATH";
+        return bad(printable(v));
+      }
     } else if (a == "--coverage") {
       if (!val(&coverage) || coverage.empty()) return bad("--coverage needs a FILE (see --help)");
     } else if (!a.empty() && a[0] == '+') {
@@ -183,8 +196,8 @@ int cmd_run(int argc, char **argv) {
   // the whole bundle is read here, so bad input is named before any build or run
   otpu_config c;
   std::string err;
-  if (!read_bundle_config(bundle, &c, &err)) return bad(err);
-  std::string why = check_plusargs(plusargs, c);
+  if (!read_bundle_config(bundle, &c, &err, dut)) return bad(err);
+  std::string why = check_plusargs(plusargs, c, dut.opentpu);
   if (!why.empty()) return bad(printable(why));
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
   if (!no_check && !(why = report_problem(report)).empty())
@@ -197,7 +210,8 @@ int cmd_run(int argc, char **argv) {
   }
 
   std::string exe;
-  int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe);
+  if (dut.opentpu) fprintf(stderr, "otpu-lockstep: %s\n", dut_note(dut).c_str());
+  int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe, "", dut);
   if (rc) return rc;
   bool made = false;
   if (!no_check) {
@@ -231,6 +245,7 @@ int cmd_run(int argc, char **argv) {
     if (made) rmdir(report.c_str());
   };
   std::string repro = "otpu-lockstep run " + shell_quote(bundle);
+  if (dut.opentpu) repro += " --dut " + shell_quote("opentpu=" + dut.tree.root);
   if (systemc) {
     repro += " --systemc";
     // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
@@ -270,7 +285,7 @@ int cmd_run(int argc, char **argv) {
   if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle)) return rc;
   // the waveform window: the same run on the traced build, dumping the last `window` cycles
   std::string traced;
-  if (find_or_build(c, RtlTopKind::kTraced, &traced)) {
+  if (find_or_build(c, RtlTopKind::kTraced, &traced, "", dut)) {
     fprintf(stderr, "otpu-lockstep: no waveform (the traced build failed); the report stands\n");
     return rc;
   }

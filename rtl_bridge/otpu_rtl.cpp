@@ -1,10 +1,10 @@
 // otpu_rtl.cpp - otpu-rtl, the command that runs a run bundle on the project's reference RTL.
 //
 //   otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [--systemc]
-//                       [+plusargs]
-//   otpu-rtl build [--trace | --systemc] [--cache DIR] [--stamp FILE]
+//                       [--dut opentpu=PATH] [+plusargs]
+//   otpu-rtl build [--trace | --systemc] [--cache DIR] [--stamp FILE] [--dut opentpu=PATH]
 //                  (--defaults | --bundle DIR | K=V ...)
-//   otpu-rtl path [--trace | --systemc] (BUNDLE | K=V ...)
+//   otpu-rtl path [--trace | --systemc] [--dut opentpu=PATH] (BUNDLE | K=V ...)
 //
 // The RTL is built per Config (Verilator -G parameters), in two cached steps (rtl_build.h): the
 // Verilated RTL library, then the simulator linked against it (otpu_rtl_sim.cpp; the SystemC top
@@ -12,7 +12,8 @@
 // finds or builds the simulator of its Config and runs it (exit 0 ok, 1 a simulated error, 2 bad
 // input, 3 timeout; 4 if the build failed). The cache is $OTPU_RTL_CACHE (default
 // $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl; sim/cache.h); a read-only
-// prebuilt folder (the meson build's, OTPU_RTL_PREBUILT) is searched first.
+// prebuilt folder (the meson build's, OTPU_RTL_PREBUILT) is searched first. --dut opentpu=PATH
+// runs openTPU's own RTL from a checkout instead (opentpu.h).
 #include "cmdline.h"
 #include "rtl_build.h"
 
@@ -30,15 +31,18 @@ namespace {
 const char kUsage[] =
     "usage: otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE]\n"
     "                           [--systemc] [+plusargs]\n"
-    "       otpu-rtl build [--trace | --systemc] [--cache DIR] [--stamp FILE]\n"
+    "                           [--dut opentpu=PATH]\n"
+    "       otpu-rtl build [--trace | --systemc] [--cache DIR] [--stamp FILE] [--dut opentpu=PATH]\n"
     "                      (--defaults | --bundle DIR | KEY=VALUE ...)\n"
-    "       otpu-rtl path [--trace | --systemc] (BUNDLE | KEY=VALUE ...)\n"
+    "       otpu-rtl path [--trace | --systemc] [--dut opentpu=PATH] (BUNDLE | KEY=VALUE ...)\n"
     "\n"
     "run: the bundle on the reference RTL built for its Config (built and cached on first use);\n"
     "     --dump writes final_<s>.txt in the golden format, --fst a waveform (traced build),\n"
     "     --systemc runs the SystemC top. Exit: 0 ok, 1 a simulated error, 2 bad input,\n"
     "     3 timeout, 4 the build failed.\n"
-    "build, path: build (or find) the simulator of a Config and print its path.\n";
+    "build, path: build (or find) the simulator of a Config and print its path.\n"
+    "--dut opentpu=PATH: openTPU's own RTL from the checkout at PATH instead of the reference\n"
+    "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: --dut reference.\n";
 
 // a bad command line: one line naming the problem
 int bad(const std::string &why) {
@@ -46,12 +50,32 @@ int bad(const std::string &why) {
   return 2;
 }
 
+// --dut VALUE anywhere in argv[from..]: parsed into *dut and removed from argv. 0, or the exit
+// status of a bad value (the message printed).
+int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
+  for (int i = from; i < *argc; i++) {
+    if (strcmp(argv[i], "--dut")) continue;
+    if (i + 1 >= *argc) return bad("--dut needs reference or opentpu=PATH");
+    std::string err;
+    if (!parse_dut(argv[i + 1], dut, &err)) {
+      fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+      return 2;
+    }
+    for (int k = i; k + 2 <= *argc; k++) argv[k] = argv[k + 2];
+    *argc -= 2;
+    return take_dut(argc, argv, i, dut) ? 2 : 0;
+  }
+  return 0;
+}
+
 int cmd_run(int argc, char **argv) {
+  RtlDut dut;
+  if (int rc = take_dut(&argc, argv, 2, &dut)) return rc;
   if (argc < 3) return bad("run needs a BUNDLE folder");
   std::string bundle = argv[2];
   otpu_config c;
   std::string err;
-  if (!read_bundle_config(bundle, &c, &err)) {
+  if (!read_bundle_config(bundle, &c, &err, dut)) {
     fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 2;
   }
@@ -67,7 +91,7 @@ int cmd_run(int argc, char **argv) {
       return 2;
     }
   }
-  std::string why = check_plusargs(plusargs, c);
+  std::string why = check_plusargs(plusargs, c, dut.opentpu);
   if (!why.empty()) {
     fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
     return 2;
@@ -80,7 +104,8 @@ int cmd_run(int argc, char **argv) {
   // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
   if (systemc) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   std::string exe;
-  int rc = find_or_build(c, kind, &exe);
+  if (dut.opentpu) fprintf(stderr, "otpu-rtl: %s\n", dut_note(dut).c_str());
+  int rc = find_or_build(c, kind, &exe, "", dut);
   if (rc) return rc;
   std::vector<char *> av;
   av.push_back(const_cast<char *>(exe.c_str()));
@@ -94,6 +119,8 @@ int cmd_run(int argc, char **argv) {
 }
 
 int cmd_build(int argc, char **argv, bool path_only) {
+  RtlDut dut;
+  if (int rc = take_dut(&argc, argv, 2, &dut)) return rc;
   RtlTopKind kind = RtlTopKind::kPlain;
   bool defaults = false;
   std::string cache, stamp;
@@ -110,11 +137,12 @@ int cmd_build(int argc, char **argv, bool path_only) {
     else words.push_back(a);
   }
   std::vector<otpu_config> cfgs;
+  if (defaults && dut.opentpu) return bad("--defaults builds the reference RTL's Configs only");
   if (defaults) cfgs = default_configs();
   if (!words.empty() || !defaults) {
     otpu_config c;
     std::string err;
-    if (!config_from_args(words, &c, &err)) {
+    if (!config_from_args(words, &c, &err, dut)) {
       fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
       return 2;
     }
@@ -122,7 +150,7 @@ int cmd_build(int argc, char **argv, bool path_only) {
   }
   for (const auto &c : cfgs) {
     std::string exe;
-    int rc = find_or_build(c, kind, &exe, cache);
+    int rc = find_or_build(c, kind, &exe, cache, dut);
     if (rc) return rc;
     if (path_only) printf("%s\n", exe.c_str());
     else printf("%s: %s\n", config_str(c).c_str(), exe.c_str());

@@ -40,6 +40,11 @@ const char kSimVersion[] = "otpu-rtl simulator 2";
 // the adapter Verilated with the RTL (after rtl/sources.txt), and its top module
 const char *const kAdapter[] = {"dpi/otpu_lockstep_dpi.sv", "rtl_bridge/otpu_rtl_tb.sv"};
 const char kTop[] = "otpu_rtl_tb";
+// openTPU's build: the project's packages its adapter uses, openTPU's sources (opentpu.h),
+// then the adapter
+const char *const kOpenTpuPackages[] = {"rtl/otpu_protocol_pkg.sv", "rtl/otpu_dpi.sv",
+                                        "dpi/otpu_lockstep_dpi.sv"};
+const char kOpenTpuAdapter[] = "rtl_bridge/opentpu/otpu_rtl_tb.sv";
 // the sources of the last step; headers of these folders are in its key too
 const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/cmdline.cpp"};
 const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
@@ -213,9 +218,11 @@ std::string gparams(const otpu_config &c) {
 }
 
 // A build step: the shell command it runs (in the temporary folder), what it makes, and the
-// key of everything it reads.
+// key of everything it reads; files written into the folder before the command (path, text).
 struct Step {
   std::string what, command, key, product;
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> notes;  // printed when it runs
 };
 
 // Runs a step's command in its temporary folder; its output goes to build.log, shown on failure.
@@ -224,6 +231,16 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
   std::string dir = tmpdir, log = dir + "/build.log";
   std::string cmd = "cd " + shell_quote(dir) + " && " + st.command;
   fprintf(stderr, "otpu-rtl: building %s\n", st.what.c_str());
+  for (const auto &n : st.notes) fprintf(stderr, "otpu-rtl: %s\n", n.c_str());
+  for (const auto &f : st.files) {
+    std::string p = dir + "/" + f.first;
+    std::ofstream out;
+    if (mkdirs(p.substr(0, p.rfind('/')))) out.open(p, std::ios::binary);
+    if (!(out << f.second) || (out.close(), out.fail())) {
+      snprintf(err, errlen, "cannot write %s", p.c_str());
+      return -1;
+    }
+  }
   char *const argv[] = {const_cast<char *>("/bin/sh"), const_cast<char *>("-c"),
                         const_cast<char *>(cmd.c_str()), nullptr};
   otpu_proc_status ps;
@@ -260,23 +277,55 @@ bool obtain(const Step &st, const std::string &cache, std::string *path) {
   return true;
 }
 
+// openTPU's build (opentpu.h): its sources, with the workarounds applied, are written into the
+// build folder's src/ (the step's files) and compiled from there, between the project's
+// packages and the adapter. Adds them to the key h and the Verilator arguments *files.
+bool opentpu_sources(const OpenTpuTree &t, const std::string &root, Step *st, std::string *h,
+                     std::string *files, std::string *err) {
+  std::vector<std::string> ours(std::begin(kOpenTpuPackages), std::end(kOpenTpuPackages));
+  for (const auto &p : ours) *files += " " + shell_quote(root + "/" + p);
+  for (const auto &f : t.files) {
+    st->files.emplace_back("src/" + f.first, f.second);
+    *h += "\n== openTPU " + f.first + "\n" + sha_hex(f.second);
+    *files += " " + shell_quote("src/" + f.first);
+  }
+  *files += " " + shell_quote(root + "/" + kOpenTpuAdapter);
+  ours.push_back(kOpenTpuAdapter);
+  std::vector<std::string> paths;
+  for (const auto &p : ours) paths.push_back(root + "/" + p);
+  for (const auto &w : t.workarounds)
+    st->notes.push_back("openTPU workaround for Verilator 5.006, in the build's copy (not in " +
+                        t.root + "): " + w);
+  return hash_files(paths, h, err);
+}
+
 // Step 1: the Verilated design and the Verilator runtime in obj/libotpu_rtl.a, with the flags
 // of the last step in obj/compile.txt, cflags.txt and link.txt (rtl_bridge/rtl_lib.mk).
-bool library_step(const otpu_config &c, RtlTopKind kind, Step *st, std::string *err) {
-  std::vector<std::string> srcs;
-  if (!rtl_sources(&srcs, err)) return false;
-  std::string root = source_root(), files, h;
-  std::vector<std::string> paths;
-  for (const auto &s : srcs) paths.push_back(root + "/" + s);
-  paths.push_back(root + "/rtl_bridge/rtl_lib.mk");
-  h = std::string(kLibVersion) + "\n" + config_str(c) + "\n" + verilator_flags(kind) + "\n" +
+bool library_step(const otpu_config &c, RtlTopKind kind, const RtlDut &dut, Step *st,
+                  std::string *err) {
+  std::string root = source_root(), files, h, flags = verilator_flags(kind);
+  if (dut.opentpu) flags += opentpu_verilator_flags(c);
+  h = std::string(kLibVersion) + "\n" + config_str(c) + "\n" + flags + "\n" +
       tool_version(verilator_bin());
+  std::vector<std::string> paths = {root + "/rtl_bridge/rtl_lib.mk"};
+  if (dut.opentpu) {
+    if (root.empty()) {
+      *err = "no source tree: set OTPU_SOURCE_ROOT";
+      return false;
+    }
+    if (!opentpu_sources(dut.tree, root, st, &h, &files, err)) return false;
+  } else {
+    std::vector<std::string> srcs;
+    if (!rtl_sources(&srcs, err)) return false;
+    for (const auto &s : srcs) paths.push_back(root + "/" + s);
+    for (const auto &s : srcs) files += " " + shell_quote(root + "/" + s);
+  }
   if (!hash_files(paths, &h, err)) return false;
-  for (const auto &s : srcs) files += " " + shell_quote(root + "/" + s);
   st->key = "lib-" + sha_hex(h).substr(0, 24);
   st->product = "obj/libotpu_rtl.a";
-  st->what = "the RTL for " + config_str(c) + rtl_top_name(kind) + " (" + st->key + ")";
-  st->command = verilator_bin() + " " + verilator_flags(kind) + gparams(c) + files +
+  st->what = std::string(dut.opentpu ? "openTPU's RTL (" + dut.tree.root + ")" : "the RTL") +
+             " for " + config_str(c) + rtl_top_name(kind) + " (" + st->key + ")";
+  st->command = verilator_bin() + " " + flags + gparams(c) + files +
                 " --Mdir obj && make -C obj -j " + jobs() + " -f V" + kTop + ".mk -f " +
                 shell_quote(root + "/rtl_bridge/rtl_lib.mk") +
                 " otpu_rtl_lib && rm -f obj/*.cpp obj/*.o obj/*.d";
@@ -284,8 +333,8 @@ bool library_step(const otpu_config &c, RtlTopKind kind, Step *st, std::string *
 }
 
 // Step 2: the simulator, linked against the library in libdir.
-bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind, Step *st,
-                    std::string *err) {
+bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
+                    const RtlDut &dut, Step *st, std::string *err) {
   std::string root = source_root(), compile, cflags, link;
   if (!read_file(libdir + "/compile.txt", &compile) ||
       !read_file(libdir + "/cflags.txt", &cflags) || !read_file(libdir + "/link.txt", &link)) {
@@ -303,6 +352,8 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
   std::vector<std::string> cpp(std::begin(kDriver), std::end(kDriver));
   cpp.push_back(kind == RtlTopKind::kSystemC ? "rtl_bridge/otpu_rtl_sc.cpp"
                                              : "rtl_bridge/otpu_rtl_sim.cpp");
+  cpp.push_back(dut.opentpu ? "rtl_bridge/dut_stage_opentpu.cpp"
+                            : "rtl_bridge/dut_stage_reference.cpp");
   std::vector<std::string> paths;
   for (const auto &s : cpp) paths.push_back(root + "/" + s);
   paths.push_back(root + "/dpi/dpi.c");
@@ -420,25 +471,59 @@ std::string rtl_config_problem(const otpu_config &c) {
   return "";
 }
 
-bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err) {
+bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err,
+                        const RtlDut &dut) {
   otpu_bundle b;
   char e[1024];
   bool ok = otpu_bundle_read(dir.c_str(), &b, e, sizeof e) == 0;
-  if (ok) *c = b.cfg;
-  else *err = e;
+  std::string bad;
+  if (ok) {
+    *c = b.cfg;
+    bad = dut.opentpu ? opentpu_problem(dut.tree, b) : rtl_config_problem(*c);
+  } else {
+    *err = e;
+  }
   otpu_bundle_free(&b);
   if (!ok) return false;
-  std::string bad = rtl_config_problem(*c);
-  if (!bad.empty()) *err = dir + "/case.txt: unsupported Config: " + bad;
+  if (!bad.empty()) *err = dir + (dut.opentpu ? ": " : "/case.txt: unsupported Config: ") + bad;
   return bad.empty();
 }
 
-bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err) {
+bool parse_dut(const std::string &value, RtlDut *d, std::string *err) {
+  *d = RtlDut();
+  if (value == "reference") return true;
+  if (value.compare(0, 8, "opentpu=") != 0 || value.size() == 8) {
+    *err = "--dut needs reference or opentpu=PATH (an openTPU checkout), not '" + value + "'";
+    return false;
+  }
+  char abs[4096];
+  if (!realpath(value.c_str() + 8, abs)) {
+    *err = "--dut " + value + ": " + strerror(errno);
+    return false;
+  }
+  d->opentpu = true;
+  return opentpu_read(abs, &d->tree, err);
+}
+
+std::string dut_note(const RtlDut &d) {
+  if (!d.opentpu) return "the reference RTL";
+  std::string n = "openTPU's RTL at " + d.tree.root + " (ISA revision " +
+                  otpu_rev_name(d.tree.rev) + "; ";
+  if (d.tree.workarounds.empty()) return n + "built as it is)";
+  n += std::to_string(d.tree.workarounds.size()) + " Verilator 5.006 workaround(s) in the build's "
+       "copy:";
+  for (const auto &w : d.tree.workarounds) n += " " + w.substr(0, w.find(": "));
+  return n + ")";
+}
+
+bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err,
+                      const RtlDut &dut) {
   *c = otpu_config_default();
+  if (dut.opentpu) c->revision = dut.tree.rev;
   for (const auto &w : words) {
     size_t eq = w.find('=');
     if (eq == std::string::npos) {
-      if (!read_bundle_config(w, c, err)) return false;
+      if (!read_bundle_config(w, c, err, dut)) return false;
       continue;
     }
     std::string k = w.substr(0, eq), v = w.substr(eq + 1);
@@ -456,7 +541,10 @@ bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std
     }
   }
   char why[256];
-  std::string bad = otpu_config_check(c, why, sizeof why) ? why : rtl_config_problem(*c);
+  otpu_bundle b{};
+  b.cfg = *c;
+  std::string bad = otpu_config_check(c, why, sizeof why) ? why
+                    : dut.opentpu ? opentpu_problem(dut.tree, b) : rtl_config_problem(*c);
   if (!bad.empty()) *err = "unsupported Config: " + bad;
   return bad.empty();
 }
@@ -469,11 +557,11 @@ std::vector<otpu_config> default_configs() {
 }
 
 int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
-                  const std::string &cache) {
+                  const std::string &cache, const RtlDut &dut) {
   Step lib, sim;
   std::string err, libpath;
-  if (!library_step(c, kind, &lib, &err) || !obtain(lib, cache, &libpath) ||
-      !simulator_step(lib, libpath.substr(0, libpath.rfind('/')), kind, &sim, &err) ||
+  if (!library_step(c, kind, dut, &lib, &err) || !obtain(lib, cache, &libpath) ||
+      !simulator_step(lib, libpath.substr(0, libpath.rfind('/')), kind, dut, &sim, &err) ||
       !obtain(sim, cache, exe)) {
     if (!err.empty()) fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 4;

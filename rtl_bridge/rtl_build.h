@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config.h"
+#include "opentpu.h"
 
 std::string env_or(const char *name, const std::string &def);
 std::string shell_quote(const std::string &s);
@@ -25,21 +26,36 @@ enum class RtlTopKind { kPlain, kTraced, kSystemC };
 // " with tracing", " (SystemC top)" or "", for messages
 const char *rtl_top_name(RtlTopKind kind);
 
+// The RTL a tool builds and runs: the project's reference RTL (rtl/), or openTPU's own from a
+// checkout (`--dut opentpu=PATH`, opentpu.h), built with the adapter
+// rtl_bridge/opentpu/otpu_rtl_tb.sv. Both are cached per Config and per source contents.
+struct RtlDut {
+  bool opentpu = false;
+  OpenTpuTree tree;  // the checkout, read (opentpu only)
+};
+// --dut's value: "reference" or "opentpu=PATH". false with one line in *err.
+bool parse_dut(const std::string &value, RtlDut *d, std::string *err);
+// One line for a run's log: which RTL, its revision and the build's workarounds (opentpu).
+std::string dut_note(const RtlDut &d);
+
 // "S=1 D=32 ..." (every field)
 std::string config_str(const otpu_config &c);
 // "" if the reference RTL can be built for c, else its limit and the value, in one sentence
 std::string rtl_config_problem(const otpu_config &c);
 // The Config of a bundle folder (the whole bundle is read and checked by libotpusim's reader,
-// then against the RTL's limits). false with one line in *err.
-bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err);
-// A Config from `otpu-rtl build|path` words: bundle folders or KEY=VALUE.
-bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err);
+// then against the limits of the RTL dut). false with one line in *err.
+bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err,
+                        const RtlDut &dut = RtlDut());
+// A Config from `otpu-rtl build|path` words: bundle folders or KEY=VALUE (for openTPU, the
+// revision is its RTL's).
+bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err,
+                      const RtlDut &dut = RtlDut());
 // The Configs meson builds ahead of time.
 std::vector<otpu_config> default_configs();
 
 // The simulator of a Config: prebuilt, cached, or built now (into `cache`, or the default
 // cache when it is empty). 0 with *exe set, or 4 (the build failed; why went to stderr).
 int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
-                  const std::string &cache = "");
+                  const std::string &cache = "", const RtlDut &dut = RtlDut());
 
 #endif

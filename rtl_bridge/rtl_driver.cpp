@@ -7,6 +7,7 @@
 #include "Votpu_rtl_tb__Dpi.h"
 #include "bundle.h"
 #include "dpi.h"
+#include "dut_stage.h"
 #include "lockstep.h"
 #include "input.h"
 #include "trace.h"
@@ -425,7 +426,16 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     ~Join() { if (t.joinable()) t.join(); }
   } join{model};
 
-  const std::unique_ptr<RtlTop> top = make(argc, argv);
+  // the files a DUT reads by itself (dut_stage.h), named by plusargs after the user's
+  DutStage stage;
+  if (!dut_stage(b, &stage, &why)) {
+    fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
+    return 2;
+  }
+  std::vector<char *> args(argv, argv + argc);
+  for (std::string &p : stage.plusargs) args.push_back(&p[0]);
+  args.push_back(nullptr);
+  const std::unique_ptr<RtlTop> top = make(int(args.size()) - 1, args.data());
   if (!fst.empty() && !top->open_wave(fst)) {
     fprintf(stderr, "otpu-rtl: this build has no waveform support (otpu-rtl builds one with "
                     "tracing when --fst is given)\n");

@@ -157,9 +157,14 @@ int otpu_cache_get(const char *dir, const char *key, const char *file, const cha
                    otpu_cache_build_fn build, void *user, char *path, size_t pathlen, char *err,
                    size_t errlen)
 {
-    char def[4096], fb[4096];
+    char def[4096], fb[4096], abs[8192], cwd[4096];
     if (!dir)
         dir = otpu_cache_default_dir(def, sizeof def);
+    /* absolute: a build step runs in its own folder, and callers keep the path */
+    if (dir[0] != '/' && getcwd(cwd, sizeof cwd)) {
+        snprintf(abs, sizeof abs, "%s/%s", cwd, dir);
+        dir = abs;
+    }
     snprintf(path, pathlen, "%s/%s/%s", dir, key, file);
     if (is_file(path)) /* moved into place whole: no lock needed to use it */
         return 0;

@@ -28,6 +28,7 @@ static const otpu_rev_desc revisions[OTPU_REV_COUNT] = {
         .fp = {otpu_f32_exp2_taylor, otpu_f32_recip_newton3, otpu_f32_rsqrt_newton3, NULL},
         .fp_nan_undefined = 1,
         .fp_no_mm_compare = 1,
+        .no_run_args = 1,
     },
 };
 

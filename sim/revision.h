@@ -65,6 +65,8 @@ typedef struct {
     otpu_f32_fns fp;                   /* its fp32 composites (log2 NULL: it has none) */
     int fp_nan_undefined;              /* its fp32 unit leaves NaN operands undefined */
     int fp_no_mm_compare;              /* its fp32 unit has no MXU compare (tb_fp ops 13, 14) */
+    int no_run_args;                   /* its runs take no arguments: R8..R15 start at 0 (the
+                                          generator writes no ARGS=; its RTL cannot preset them) */
 } otpu_rev_desc;
 
 /* The description of revision r (OTPU_REV_CURRENT .. OTPU_REV_COUNT - 1); NULL otherwise. */

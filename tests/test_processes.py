@@ -141,6 +141,24 @@ def read_only_cache(s, rtl, bundle):
             said and f"the cache {ro} cannot be written; building in {home}" in out, out)
 
 
+def relative_cache(s, rtl, bundle):
+    """OTPU_RTL_CACHE as a relative path: the simulator is linked (its step runs in a folder of
+    its own) against the library found there, and its path is printed absolute."""
+    exe = subprocess.run([rtl, "path", bundle], capture_output=True, text=True).stdout.strip()
+    built = os.path.dirname(os.path.dirname(exe))
+    os.makedirs(s.path("rel"))
+    for d in os.listdir(built):  # the RTL library only: the simulator is built now
+        if d.startswith("lib-") and ".tmp" not in d and os.path.isdir(os.path.join(built, d)):
+            shutil.copytree(os.path.join(built, d), os.path.join(s.path("rel"), d))
+    env = dict(os.environ, OTPU_RTL_CACHE="rel", OTPU_RTL_PREBUILT=s.path("none"))
+    p = subprocess.run([os.path.abspath(rtl), "path", os.path.abspath(bundle)],
+                       capture_output=True, text=True, env=env, cwd=s.tmp, timeout=600)
+    out = p.stdout.strip()
+    s.check("a relative OTPU_RTL_CACHE: the simulator is built and named by an absolute path",
+            p.returncode == 0 and out.startswith(s.path("rel") + "/") and os.path.isfile(out),
+            f"{p.returncode} {out} {p.stderr[-600:]}")
+
+
 def main():
     tool, rtl, long_bundle, small = sys.argv[1:5]
     s = Suite(tool)
@@ -149,6 +167,7 @@ def main():
         stop_a_run(s, tool, long_bundle, sig, label)
     killed_builds(s, rtl)
     read_only_cache(s, rtl, small)
+    relative_cache(s, rtl, small)
     return s.finish()
 
 

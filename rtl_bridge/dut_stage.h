@@ -1,0 +1,23 @@
+// dut_stage.h - what a design under test reads by itself before its first evaluation, staged by
+// the driver (rtl_driver.cpp): the plusargs that point the RTL at it. The reference RTL loads
+// its memories through DPI-C and needs nothing (dut_stage_reference.cpp); openTPU's RTL reads
+// its program and DRAM images from files in +dir=DIR (dut_stage_opentpu.cpp). Each simulator
+// links exactly one of them (rtl_build.cpp).
+#ifndef OTPU_DUT_STAGE_H
+#define OTPU_DUT_STAGE_H
+
+#include <string>
+#include <vector>
+
+#include "bundle.h"
+
+struct DutStage {
+  std::vector<std::string> plusargs;  // for the RTL, after the user's
+  std::string dir;                    // a folder of staged files, removed with the stage
+  ~DutStage();
+};
+
+// Stages bundle b; false with one line in *err.
+bool dut_stage(const otpu_bundle &b, DutStage *st, std::string *err);
+
+#endif

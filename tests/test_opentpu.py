@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Lockstep on openTPU's own RTL (--dut opentpu=PATH, revision acf0c1c6; docs/opentpu.md).
+
+Needs an openTPU checkout of that revision: its path comes from the meson option `opentpu`
+or the environment variable OTPU_OPENTPU. Without one the test is SKIPPED (exit 77, shown as
+SKIP by meson), never counted as passed.
+
+With it:
+  - every bundle of ../shared/vectors/rev-acf0c1c6/isa passes lockstep (one also on the
+    SystemC top), and otpu-rtl's end state of one equals its golden final state;
+  - generated programs of that revision (otpu-gen --rev acf0c1c6, fixed seeds) pass, except
+    the ones that hit the three documented differences between openTPU's RTL and its own
+    simulator (README, "openTPU's RTL"), which must diverge exactly where documented;
+  - bad input is refused before anything runs (another revision, run arguments, faults);
+  - an opcode the RTL has no unit for stops both sides at it, after the window drains;
+  - a fault planted in a copy of the RTL (a flipped VPU result bit, a dropped DMA write, the
+    WAR check removed) is found and blamed on the right instruction, unit and address, with
+    the waveform window of the first;
+  - otpu-fpvec rtl --sv on the checkout's otpu_fp.sv passes that revision's fp32 vectors.
+
+usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC VECTORS_DIR [--quick]
+(--quick: the golden bundles and the input checks only)"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REV = "acf0c1c6"
+
+# Generated programs (seed 1300, 6 a family) that meet a documented difference: (family,
+# index) -> (finding, pc of the diverging instruction, its mnemonic, the location's space).
+#   nan-quant: a quantization group holding a NaN: the RTL writes +127 where openTPU's
+#              simulator writes 0 (QACT, QST)
+#   nan-recip: recip/rsqrt of a NaN: the RTL writes +0, the simulator a NaN
+#   qst-order: a QST whose scale words overlap its own bytes: the RTL writes a group's scale
+#              before the group's bytes, the simulator every byte first
+KNOWN = {
+    ("dma", 0): ("nan-quant", 33, "QST", "DRAM"),
+    ("fp", 1): ("nan-recip", 32, "VOP", "TMEM"),
+    ("hazard", 3): ("qst-order", 23, "QST", "DRAM"),
+    ("hazard", 4): ("qst-order", 37, "QST", "DRAM"),
+    ("mm", 3): ("nan-quant", 24, "QACT", "ACT"),
+}
+FAMILIES = ["mix", "hazard", "dma", "mm", "fp"]
+SEED, COUNT = 1300, 6
+
+# Faults planted in a copy of the checkout: (name, file, text, replacement, bundle, what the
+# report must say: kind, unit, instruction (its disassembly starts so), space, address, words
+# of its detail).
+FAULTS = [
+    ("vpu-recip-bit", "rtl/vpu/otpu_vpu.sv",
+     "(t.f[2] ? fneg(t.k2) : t.k2);", "((t.f[2] ? fneg(t.k2) : t.k2) ^ 32'h8);",
+     ("gen", "fp", 0), ("wrong-value", "VPU", "VOP recip dst=R12+0xc0", "TMEM", 0xc0, "")),
+    ("dma-drop-write", "rtl/dma/otpu_dma.sv",
+     "t_wen[l] = 1'b1;", "t_wen[l] = (rw + 32'(l) != 32'd3);",
+     ("golden", "peer_fuzz1_91001"),
+     ("missing-write", "DMA", "LD dram=0 tmem=0 n=4096", "TMEM", 3, "without 1 of its writes")),
+    ("war-check-removed", "rtl/top/otpu_pkg.sv",
+     "if (ov(n.wr[i], e.rd[j]) || ov(e.wr[i], n.rd[j])) return 1'b1;",
+     "if (ov(e.wr[i], n.rd[j])) return 1'b1;",
+     ("golden", "peer_hazard1_93001"),
+     ("order-violation", "COLL", "GATHER src=0x161 dst=0x1b5", "TMEM", 0x1b5,
+      "which reads this location, was still in flight")),
+]
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def run(cmd, timeout=3600):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def lockstep(tool, bundle, dut, report, extra=("--wave-window", "0")):
+    p = run([tool, "run", bundle, "--dut", "opentpu=" + dut, "--report", report, *extra])
+    last = (p.stdout.strip().splitlines() or [""])[-1]
+    div = None
+    if os.path.exists(os.path.join(report, "divergence.json")):
+        with open(os.path.join(report, "divergence.json")) as f:
+            div = json.load(f)
+    return p, last, div
+
+
+def golden(tools, opentpu, vectors, tmp, quick):
+    lock, rtl = tools[0], tools[1]
+    isa = os.path.join(vectors, "rev-" + REV, "isa")
+    names = sorted(n for n in os.listdir(isa) if os.path.isfile(os.path.join(isa, n, "case.txt")))
+    for n in names:
+        p, last, _ = lockstep(lock, os.path.join(isa, n), opentpu, os.path.join(tmp, "g-" + n))
+        check(p.returncode == 0 and last.startswith("lockstep: PASS"),
+              f"golden {n} passes lockstep on openTPU's RTL ({last or p.stderr.strip()[-300:]})")
+    if not quick:  # the SystemC top over the same adapter
+        n = names[-1]
+        p, last, _ = lockstep(lock, os.path.join(isa, n), opentpu, os.path.join(tmp, "sc-" + n),
+                              ("--wave-window", "0", "--systemc"))
+        check(p.returncode == 0 and last.startswith("lockstep: PASS"),
+              f"golden {n} passes on the SystemC top too ({last or p.stderr.strip()[-300:]})")
+    # the end state the adapter dumps is the golden one
+    b = os.path.join(isa, names[0])
+    out = os.path.join(tmp, "dump")
+    p = run([rtl, "run", b, "--dut", "opentpu=" + opentpu, "--dump", out])
+    with open(os.path.join(b, "final_0.txt")) as f:
+        want = f.read()
+    have = open(os.path.join(out, "final_0.txt")).read() if p.returncode == 0 else ""
+    check(have == want, f"otpu-rtl --dut opentpu: {names[0]} ends in its golden final state")
+    return isa
+
+
+def refused(tools, opentpu, vectors, isa, tmp):
+    lock, rtl = tools[0], tools[1]
+    cur = os.path.join(vectors, "isa", "ld_st")
+    p = run([lock, "run", cur, "--dut", "opentpu=" + opentpu, "--report", os.path.join(tmp, "r")])
+    check(p.returncode == 2 and REV in p.stderr and "REV=current" in p.stderr
+          and "building" not in p.stderr,
+          f"a current-revision bundle is refused before any build: {p.stderr.strip()[-200:]}")
+    args = os.path.join(tmp, "args")
+    shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), args)
+    with open(os.path.join(args, "case.txt"), "a") as f:
+        f.write("ARGS=0,5\n")
+    p = run([rtl, "run", args, "--dut", "opentpu=" + opentpu])
+    check(p.returncode == 2 and "R9 = 5" in p.stderr,
+          f"run arguments the testbench cannot give are refused: {p.stderr.strip()[-200:]}")
+    p = run([rtl, "run", os.path.join(isa, "peer_fuzz1_91001"), "--dut", "opentpu=" + opentpu,
+             "+otpu_drop_unit=0", "+otpu_drop_n=1"])
+    check(p.returncode == 2 and "openTPU's RTL has none" in p.stderr,
+          f"a reference-RTL fault plusarg is refused: {p.stderr.strip()[-200:]}")
+    p = run([rtl, "run", os.path.join(isa, "peer_fuzz1_91001"), "--dut", "opentpu=" + tmp])
+    check(p.returncode == 2 and "not an openTPU checkout" in p.stderr,
+          f"a folder that is no checkout is named: {p.stderr.strip()[-200:]}")
+    # a checkout whose package declares another opcode set: no revision of the model
+    other = os.path.join(tmp, "other")
+    shutil.copytree(opentpu, other, ignore=shutil.ignore_patterns(".git"))
+    pkg = os.path.join(other, "rtl", "top", "otpu_pkg.sv")
+    with open(pkg) as f:
+        text = f.read()
+    with open(pkg, "w") as f:
+        f.write(text.replace("OP_GATHER = 8'h40;", "OP_GATHER = 8'h40, OP_WAITW = 8'h07;"))
+    p = run([rtl, "run", os.path.join(isa, "peer_fuzz1_91001"), "--dut", "opentpu=" + other])
+    check(p.returncode == 2 and "no ISA revision" in p.stderr and "WAITW" in p.stderr,
+          f"an opcode set of no known revision is named: {p.stderr.strip()[-240:]}")
+
+
+def errors(tools, isa, opentpu, tmp):
+    """An opcode openTPU's RTL has no unit for, behind eight instructions in flight: the RTL
+    stops after they complete, and model and RTL agree on the error (RLD: an instruction the
+    revision lacks; 0xee: no instruction at all)."""
+    for op in (0x06, 0xEE):
+        b = os.path.join(tmp, f"badop-{op:02x}")
+        shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), b,
+                        ignore=shutil.ignore_patterns("trace_*", "final_*"))
+        with open(os.path.join(b, "prog_0.hex")) as f:
+            words = f.read().split()
+        words[8 * 8] = "%08x" % ((int(words[8 * 8], 16) & ~0xFF) | op)
+        with open(os.path.join(b, "prog_0.hex"), "w") as f:
+            f.write("\n".join(words) + "\n")
+        with open(os.path.join(b, "case.txt")) as f:
+            case = f.read().replace("expect=ok", "expect=error")
+        with open(os.path.join(b, "case.txt"), "w") as f:
+            f.write(case)
+        p, last, _ = lockstep(tools[0], b, opentpu, os.path.join(tmp, f"r-badop-{op:02x}"))
+        check(p.returncode == 0 and "PASS with the expected illegal error" in last
+              and "9 instructions" in last and "pc 8" in last,
+              f"opcode 0x{op:02x} at pc 8: RTL and model stop there once the window drains "
+              f"({last})")
+
+
+def generate(gen, family, seed, count, out):
+    p = run([gen, family, "--seed", str(seed), "--count", str(count), "--out", out, "--rev", REV])
+    check(p.returncode == 0, f"otpu-gen {family} --rev {REV} writes {count} bundles")
+    return [os.path.join(out, f"{family}-{seed}-{i:04d}") for i in range(count)]
+
+
+def generated(tools, opentpu, tmp):
+    lock, gen = tools[0], tools[2]
+    passed = 0
+    for fam in FAMILIES:
+        for i, b in enumerate(generate(gen, fam, SEED, COUNT, os.path.join(tmp, "gen"))):
+            p, last, div = lockstep(lock, b, opentpu, os.path.join(tmp, "r-" + os.path.basename(b)))
+            name = os.path.basename(b)
+            known = KNOWN.get((fam, i))
+            if not known:
+                check(p.returncode == 0 and last.startswith("lockstep: PASS"),
+                      f"generated {name} passes ({last or p.stderr.strip()[-300:]})")
+                passed += p.returncode == 0
+                continue
+            finding, pc, op, space = known
+            got = div and (div["kind"], div["instruction"]["pc"],
+                           div["instruction"]["disasm"].split()[0], div["location"]["space"])
+            check(p.returncode == 1 and got == ("wrong-value", pc, op, space),
+                  f"generated {name} meets the documented difference {finding} at pc {pc} "
+                  f"({op}, {space}): got {got}")
+    print(f"generated: {passed} of {len(FAMILIES) * COUNT} passed, {len(KNOWN)} documented "
+          "differences")
+
+
+def faults(tools, opentpu, isa, tmp):
+    lock, gen = tools[0], tools[2]
+    for name, path, old, new, bundle, want in FAULTS:
+        copy = os.path.join(tmp, "fault-" + name)
+        shutil.copytree(opentpu, copy, ignore=shutil.ignore_patterns(".git"))
+        with open(os.path.join(copy, path)) as f:
+            text = f.read()
+        check(text.count(old) == 1, f"fault {name}: the text to change is in {path} once")
+        with open(os.path.join(copy, path), "w") as f:
+            f.write(text.replace(old, new))
+        if bundle[0] == "gen":
+            b = generate(gen, bundle[1], SEED, bundle[2] + 1, os.path.join(tmp, "fgen"))[-1]
+        else:
+            b = os.path.join(isa, bundle[1])
+        report = os.path.join(tmp, "f-" + name)
+        # the first fault also takes the waveform re-run (the traced build of that copy)
+        wave = name == FAULTS[0][0]
+        p, last, div = lockstep(lock, b, copy, report, () if wave else ("--wave-window", "0"))
+        if wave:
+            text = open(os.path.join(report, "divergence.txt")).read() if div else ""
+            check(os.path.getsize(os.path.join(report, "wave.fst")) > 0 if div else False,
+                  f"fault {name}: the waveform window is written (wave.fst)")
+            check(f"--dut 'opentpu={copy}'" in text, "the report's repro names the DUT")
+        kind, unit, ins, space, addr, words = want
+        ok = (p.returncode == 1 and div is not None and div["kind"] == kind
+              and div["unit"] == unit and div["instruction"]["disasm"].startswith(ins)
+              and div["location"]["space"] == space and div["location"]["address"] == addr
+              and words in div["detail"])
+        check(ok, f"fault {name} is found on {os.path.basename(b)}: "
+                  f"{div and (div['kind'], div.get('unit'), div['instruction']['disasm'][:40], div.get('location'), div['detail'][:160])}"
+                  f" ({last})")
+
+
+def fpvec(tools, opentpu, vectors):
+    vec = os.path.join(vectors, "rev-" + REV, "fp32", "ops.vec")
+    p = run([tools[3], "rtl", vec, "--sv", os.path.join(opentpu, "rtl", "vpu", "otpu_fp.sv"),
+             "--rev", REV])
+    check(p.returncode == 0, f"otpu-fpvec rtl --sv <checkout>/rtl/vpu/otpu_fp.sv --rev {REV} "
+                             f"passes: {(p.stdout + p.stderr).strip()[-300:]}")
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--quick"]
+    quick = "--quick" in sys.argv
+    tools, vectors = args[:4], args[4]
+    opentpu = os.environ.get("OTPU_OPENTPU", "")
+    if not opentpu or not os.path.isfile(os.path.join(opentpu, "rtl", "top", "otpu_pkg.sv")):
+        print("SKIP: no openTPU checkout: configure with -Dopentpu=PATH or set OTPU_OPENTPU "
+              f"(got '{opentpu}'); nothing was checked")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="otpu-opentpu-") as tmp:
+        isa = golden(tools, opentpu, vectors, tmp, quick)
+        refused(tools, opentpu, vectors, isa, tmp)
+        errors(tools, isa, opentpu, tmp)
+        if not quick:
+            generated(tools, opentpu, tmp)
+            faults(tools, opentpu, isa, tmp)
+            fpvec(tools, opentpu, vectors)
+    print(f"{len(failures)} failed" if failures else "all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
