@@ -56,7 +56,8 @@ const char kUsage[] =
     "  --dut opentpu=PATH openTPU's own RTL from the checkout at PATH instead of the reference\n"
     "                     RTL: built under Verilator with the adapter of docs/opentpu.md, the\n"
     "                     model set to the ISA revision its package declares (the bundle's REV=\n"
-    "                     must be that revision)\n"
+    "                     must be that revision). Default: $OTPU_DUT, else the\n"
+    "                     reference RTL\n"
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
     "                     malformed +otpu_* plusarg is bad input\n"
     "\n"
@@ -140,7 +141,8 @@ int cmd_run(int argc, char **argv) {
   bool keep_going = false, no_check = false, progress = false, systemc = false;
   std::vector<std::string> plusargs;
   RtlDut dut;
-  std::string dut_arg;
+  std::string dut_arg, dut_err;
+  if (!dut_from_env(&dut, &dut_err)) return bad(printable(dut_err));
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
     auto val = [&](std::string *out) {

@@ -42,7 +42,8 @@ const char kUsage[] =
     "     3 timeout, 4 the build failed.\n"
     "build, path: build (or find) the simulator of a Config and print its path.\n"
     "--dut opentpu=PATH: openTPU's own RTL from the checkout at PATH instead of the reference\n"
-    "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: --dut reference.\n";
+    "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: $OTPU_DUT, else\n"
+    "     reference.\n";
 
 // a bad command line: one line naming the problem
 int bad(const std::string &why) {
@@ -68,9 +69,19 @@ int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
   return 0;
 }
 
+// the RTL of a command: --dut, else $OTPU_DUT, else the reference RTL. 0 or an exit status.
+int dut_of(int *argc, char **argv, RtlDut *dut) {
+  std::string err;
+  if (!dut_from_env(dut, &err)) {
+    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+    return 2;
+  }
+  return take_dut(argc, argv, 2, dut);
+}
+
 int cmd_run(int argc, char **argv) {
   RtlDut dut;
-  if (int rc = take_dut(&argc, argv, 2, &dut)) return rc;
+  if (int rc = dut_of(&argc, argv, &dut)) return rc;
   if (argc < 3) return bad("run needs a BUNDLE folder");
   std::string bundle = argv[2];
   otpu_config c;
@@ -120,7 +131,7 @@ int cmd_run(int argc, char **argv) {
 
 int cmd_build(int argc, char **argv, bool path_only) {
   RtlDut dut;
-  if (int rc = take_dut(&argc, argv, 2, &dut)) return rc;
+  if (int rc = dut_of(&argc, argv, &dut)) return rc;
   RtlTopKind kind = RtlTopKind::kPlain;
   bool defaults = false;
   std::string cache, stamp;

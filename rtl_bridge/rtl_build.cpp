@@ -505,6 +505,14 @@ bool parse_dut(const std::string &value, RtlDut *d, std::string *err) {
   return opentpu_read(abs, &d->tree, err);
 }
 
+bool dut_from_env(RtlDut *d, std::string *err) {
+  *d = RtlDut();
+  std::string v = env_or("OTPU_DUT", "");
+  if (v.empty() || parse_dut(v, d, err)) return true;
+  *err = "OTPU_DUT: " + *err;
+  return false;
+}
+
 std::string dut_note(const RtlDut &d) {
   if (!d.opentpu) return "the reference RTL";
   std::string n = "openTPU's RTL at " + d.tree.root + " (ISA revision " +

@@ -35,6 +35,9 @@ struct RtlDut {
 };
 // --dut's value: "reference" or "opentpu=PATH". false with one line in *err.
 bool parse_dut(const std::string &value, RtlDut *d, std::string *err);
+// The default of --dut: $OTPU_DUT when set (so that tools started by others, otpu-regress,
+// otpu-shrink, a repro.sh, run the same RTL), else the reference RTL.
+bool dut_from_env(RtlDut *d, std::string *err);
 // One line for a run's log: which RTL, its revision and the build's workarounds (opentpu).
 std::string dut_note(const RtlDut &d);
 

@@ -16,9 +16,11 @@ With it:
   - a fault planted in a copy of the RTL (a flipped VPU result bit, a dropped DMA write, the
     WAR check removed) is found and blamed on the right instruction, unit and address, with
     the waveform window of the first;
+  - otpu-regress runs on it (OTPU_DUT), its repro.sh too;
   - otpu-fpvec rtl --sv on the checkout's otpu_fp.sv passes that revision's fp32 vectors.
 
-usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC VECTORS_DIR [--quick]
+usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC OTPU_REGRESS VECTORS_DIR
+       [--quick]
 (--quick: the golden bundles and the input checks only)"""
 import json
 import os
@@ -233,6 +235,33 @@ def faults(tools, opentpu, isa, tmp):
                   f" ({last})")
 
 
+def regress(tools, opentpu, tmp):
+    """otpu-regress on openTPU's RTL (OTPU_DUT): the hazard programs of the generated check,
+    the two documented ones failing, and a repro.sh that runs the same RTL again"""
+    out = os.path.join(tmp, "regress")
+    env = dict(os.environ, OTPU_DUT="opentpu=" + opentpu)
+    p = subprocess.run([tools[4], "run", f"gen:hazard:seed={SEED}:count={COUNT}:rev={REV}",
+                        "-j", "2", "--db", "none", "--out", out], capture_output=True,
+                       text=True, env=env, timeout=3600)
+    with open(os.path.join(out, "results.json")) as f:
+        tests = {t["name"]: t for t in json.load(f)["tests"]}
+    failed = sorted(n for n, t in tests.items() if t["status"] != "pass")
+    want = sorted(n for n in tests
+                  if ("hazard", int(n[-4:])) in KNOWN and n.endswith(f"/hazard-{SEED}-{n[-4:]}"))
+    check(p.returncode == 1 and len(tests) == COUNT and failed == want and
+          all(tests[n]["kind"] == "divergence" for n in failed),
+          f"otpu-regress with OTPU_DUT: {COUNT} hazard programs, exactly the documented ones "
+          f"fail ({failed}; exit {p.returncode})")
+    if failed:
+        sh = os.path.join(out, tests[failed[0]]["repro"], "repro.sh")
+        text = open(sh).read()
+        r = subprocess.run([sh], capture_output=True, text=True, timeout=600,
+                           env={k: v for k, v in os.environ.items() if k != "OTPU_DUT"})
+        check("OTPU_DUT" in text and r.returncode == 1 and "wrong-value" in r.stdout,
+              f"its repro.sh runs openTPU's RTL again and diverges the same way "
+              f"(exit {r.returncode})")
+
+
 def fpvec(tools, opentpu, vectors):
     vec = os.path.join(vectors, "rev-" + REV, "fp32", "ops.vec")
     p = run([tools[3], "rtl", vec, "--sv", os.path.join(opentpu, "rtl", "vpu", "otpu_fp.sv"),
@@ -244,7 +273,7 @@ def fpvec(tools, opentpu, vectors):
 def main():
     args = [a for a in sys.argv[1:] if a != "--quick"]
     quick = "--quick" in sys.argv
-    tools, vectors = args[:4], args[4]
+    tools, vectors = args[:5], args[5]
     opentpu = os.environ.get("OTPU_OPENTPU", "")
     if not opentpu or not os.path.isfile(os.path.join(opentpu, "rtl", "top", "otpu_pkg.sv")):
         print("SKIP: no openTPU checkout: configure with -Dopentpu=PATH or set OTPU_OPENTPU "
@@ -257,6 +286,7 @@ def main():
         if not quick:
             generated(tools, opentpu, tmp)
             faults(tools, opentpu, isa, tmp)
+            regress(tools, opentpu, tmp)
             fpvec(tools, opentpu, vectors)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0

@@ -15,8 +15,15 @@ REPRO_SH = """#!/bin/sh
 # divergence.txt (in report-rerun/) is the failure reproduced. Another otpu-lockstep:
 # OTPU_LOCKSTEP=/path/to/otpu-lockstep ./repro.sh
 cd "$(dirname "$0")" || exit 2
-exec "${{OTPU_LOCKSTEP:-{lockstep}}}" run bundle --report report-rerun {plusargs} "$@"
+{dut}exec "${{OTPU_LOCKSTEP:-{lockstep}}}" run bundle --report report-rerun {plusargs} "$@"
 """
+
+
+def dut_line():
+    """the repro.sh line that runs the same RTL as the regression: openTPU's own when OTPU_DUT
+    named it (docs/opentpu.md), else nothing (the reference RTL)"""
+    dut = os.environ.get("OTPU_DUT", "")
+    return f"export OTPU_DUT=${{OTPU_DUT:-{shlex.quote(dut)}}}\n" if dut else ""
 
 
 def make_repro(test, rec, tools, out_dir, output, shrink):
@@ -38,6 +45,7 @@ def make_repro(test, rec, tools, out_dir, output, shrink):
         f.write(REPRO_SH.format(name=test.name, kind=rec["kind"],
                                 message=rec["message"].replace("\n", " "),
                                 lockstep=os.path.abspath(tools["lockstep"]),
+                                dut=dut_line(),
                                 plusargs=" ".join(shlex.quote(p) for p in test.plusargs)))
     os.chmod(sh, 0o755)
     if shrink and os.path.isdir(bundle):

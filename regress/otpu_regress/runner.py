@@ -51,7 +51,9 @@ def build_configs(tests, tools, jobs, log):
         c = config_of(t.path)
         if c is not None:
             first.setdefault(c, t.path)
-    log(f"otpu-regress: finding or building the RTL of {len(first)} Config(s)")
+    dut = os.environ.get("OTPU_DUT", "")  # (otpu-rtl and otpu-lockstep read it: docs/opentpu.md)
+    log(f"otpu-regress: finding or building the RTL of {len(first)} Config(s)" +
+        (f" (OTPU_DUT={dut})" if dut else ""))
     done = []
 
     def build(path):
