@@ -138,8 +138,10 @@ std::string opentpu_problem(const OpenTpuTree &t, const otpu_bundle &b) {
     return no("TMEM_WORDS a multiple of LANES, at most 2^26", "TMEM_WORDS", c.TMEM_WORDS);
   if (c.IMEM_WORDS % 8 || c.IMEM_WORDS > (uint64_t(1) << 26))
     return no("IMEM_WORDS a multiple of 8, at most 2^26", "IMEM_WORDS", c.IMEM_WORDS);
-  if (c.DRAM_BYTES % 4 || c.DRAM_BYTES > (uint64_t(1) << 32))
-    return no("DRAM_BYTES a multiple of 4, at most 4 GiB", "DRAM_BYTES", c.DRAM_BYTES);
+  // its behavioural DRAM is one flat array, simulated and dumped word by word
+  if (c.DRAM_BYTES % 4 || c.DRAM_BYTES > (uint64_t(1) << 28))
+    return no("DRAM_BYTES a multiple of 4, at most 256 MiB (its behavioural DRAM is one flat "
+              "array)", "DRAM_BYTES", c.DRAM_BYTES);
   for (unsigned k = 0; k < b.nargs; k++)
     if (b.args[k])
       return rtl + ": its testbench starts every run with R8..R15 = 0 (revision " +

@@ -129,6 +129,15 @@ def refused(tools, opentpu, vectors, isa, tmp):
     p = run([rtl, "run", args, "--dut", "opentpu=" + opentpu])
     check(p.returncode == 2 and "R9 = 5" in p.stderr,
           f"run arguments the testbench cannot give are refused: {p.stderr.strip()[-200:]}")
+    big = os.path.join(tmp, "big")
+    shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), big)
+    with open(os.path.join(big, "case.txt")) as f:
+        case = f.read().replace("DRAM_BYTES=1048576", "DRAM_BYTES=4294967296")
+    with open(os.path.join(big, "case.txt"), "w") as f:
+        f.write(case)
+    p = run([rtl, "run", big, "--dut", "opentpu=" + opentpu])
+    check(p.returncode == 2 and "at most 256 MiB" in p.stderr and "building" not in p.stderr,
+          f"the board's 4 GiB DRAM is refused before any build: {p.stderr.strip()[-200:]}")
     p = run([rtl, "run", os.path.join(isa, "peer_fuzz1_91001"), "--dut", "opentpu=" + opentpu,
              "+otpu_drop_unit=0", "+otpu_drop_n=1"])
     check(p.returncode == 2 and "openTPU's RTL has none" in p.stderr,
