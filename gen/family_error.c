@@ -5,7 +5,6 @@
  * option, not the bundle's), NOMEM (the simulator's host), and COLLECTIVE when S = 1. */
 #include "generate.h"
 #include "ops.h"
-#include "revision.h"
 
 #include <stdio.h>
 
@@ -120,8 +119,7 @@ static int producible(const gen_ctx *c, otpu_err_kind k)
     switch (k) {
     case OTPU_ERR_COLLECTIVE: return c->cfg.S > 1;
     case OTPU_ERR_WAITW: return gen_op_allowed(c, OTPU_OP_WAITW);
-    case OTPU_ERR_CHAIN:
-        return !otpu_rev_flag_lacking(c->cfg.revision, OTPU_OP_HALT, OTPU_F_CHAIN);
+    case OTPU_ERR_CHAIN: return gen_flags_usable(c, OTPU_OP_HALT, OTPU_F_CHAIN);
     default: return 1;
     }
 }

@@ -112,8 +112,7 @@ void gen_end(gen_ctx *c, int chain)
     for (c->s = 0; c->s < c->cfg.S; c->s++) {
         gen_loop_close_all(c);
         uint32_t addr, count;
-        if (c->s == 0 && chain && !otpu_rev_flag_lacking(c->cfg.revision, OTPU_OP_HALT,
-                                                         OTPU_F_CHAIN) &&
+        if (c->s == 0 && chain && gen_flags_usable(c, OTPU_OP_HALT, OTPU_F_CHAIN) &&
             !chain_program(c, &addr, &count)) {
             gen_set_reg(c, 1, addr);
             gen_set_reg(c, 2, count);

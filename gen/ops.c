@@ -74,9 +74,7 @@ static unsigned flag_mask(unsigned op)
     }
 }
 
-/* Whether the ISA accepts op with flags f and the Config has what they need (MM PAIR:
- * Config PAIR; PAIR and QACT DUP: two MXU columns at least). */
-static int flags_usable(const gen_ctx *c, unsigned op, unsigned f)
+int gen_flags_usable(const gen_ctx *c, unsigned op, unsigned f)
 {
     if (!otpu_flags_allowed(op, f) || otpu_rev_flag_lacking(c->cfg.revision, op, f))
         return 0;
@@ -106,10 +104,10 @@ unsigned gen_flags(gen_ctx *c, unsigned op)
     for (unsigned m = mask; m; m &= m - 1)
         all <<= 1;
     for (unsigned k = 0; k < all; k++)
-        n += flags_usable(c, op, subset(mask, k));
+        n += gen_flags_usable(c, op, subset(mask, k));
     unsigned j = turn(c, op, n); /* n >= 1: no flags is always usable */
     for (unsigned k = 0; k < all; k++)
-        if (flags_usable(c, op, subset(mask, k)) && !j--)
+        if (gen_flags_usable(c, op, subset(mask, k)) && !j--)
             return subset(mask, k);
     return 0;
 }

@@ -19,8 +19,11 @@ unsigned gen_flags(gen_ctx *c, unsigned op);
 unsigned gen_next_vfunc(gen_ctx *c);
 /* An opcode of the OTPU_OPCODES rows the Config allows here (no LOOP, HALT, BAR, GATHER). */
 unsigned gen_pick_op(gen_ctx *c);
-/* Whether the Config enables op (DSTEP, STREAM). */
+/* Whether the Config enables op (DSTEP, STREAM) and its revision has it. */
 int gen_op_allowed(const gen_ctx *c, unsigned op);
+/* Whether the ISA accepts op with flags f, the revision has them and the Config has what they
+ * need (MM PAIR: Config PAIR; PAIR and QACT DUP: two MXU columns at least). */
+int gen_flags_usable(const gen_ctx *c, unsigned op, unsigned f);
 
 /* n instructions chosen by pick (gen_pick_op when NULL), with LOOPs opened and closed at
  * random around them (address registers stepping by positive or negative strides). Loops

@@ -54,8 +54,11 @@ int bad(const std::string &why) {
 // --dut VALUE anywhere in argv[from..]: parsed into *dut and removed from argv. 0, or the exit
 // status of a bad value (the message printed).
 int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
-  for (int i = from; i < *argc; i++) {
-    if (strcmp(argv[i], "--dut")) continue;
+  for (int i = from; i < *argc;) {
+    if (strcmp(argv[i], "--dut")) {
+      i++;
+      continue;
+    }
     if (i + 1 >= *argc) return bad("--dut needs reference or opentpu=PATH");
     std::string err;
     if (!parse_dut(argv[i + 1], dut, &err)) {
@@ -64,7 +67,6 @@ int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
     }
     for (int k = i; k + 2 <= *argc; k++) argv[k] = argv[k + 2];
     *argc -= 2;
-    return take_dut(argc, argv, i, dut) ? 2 : 0;
   }
   return 0;
 }

@@ -108,10 +108,6 @@ std::string tool_version(const std::string &tool) {
 // the reference RTL's sources (rtl/sources.txt), then the adapter
 bool rtl_sources(std::vector<std::string> *list, std::string *err) {
   std::string root = source_root();
-  if (root.empty()) {
-    *err = "no source tree: set OTPU_SOURCE_ROOT";
-    return false;
-  }
   std::ifstream f(root + "/rtl/sources.txt");
   if (!f) {
     *err = "cannot read " + root + "/rtl/sources.txt (set OTPU_SOURCE_ROOT)";
@@ -304,15 +300,15 @@ bool opentpu_sources(const OpenTpuTree &t, const std::string &root, Step *st, st
 bool library_step(const otpu_config &c, RtlTopKind kind, const RtlDut &dut, Step *st,
                   std::string *err) {
   std::string root = source_root(), files, h, flags = verilator_flags(kind);
+  if (root.empty()) {
+    *err = "no source tree: set OTPU_SOURCE_ROOT";
+    return false;
+  }
   if (dut.opentpu) flags += opentpu_verilator_flags(c);
   h = std::string(kLibVersion) + "\n" + config_str(c) + "\n" + flags + "\n" +
       tool_version(verilator_bin());
   std::vector<std::string> paths = {root + "/rtl_bridge/rtl_lib.mk"};
   if (dut.opentpu) {
-    if (root.empty()) {
-      *err = "no source tree: set OTPU_SOURCE_ROOT";
-      return false;
-    }
     if (!opentpu_sources(dut.tree, root, st, &h, &files, err)) return false;
   } else {
     std::vector<std::string> srcs;

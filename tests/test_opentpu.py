@@ -115,6 +115,18 @@ def golden(tools, opentpu, vectors, tmp, quick):
     return isa
 
 
+def variant(isa, dst, case_edit):
+    """a copy of golden bundle peer_fuzz1_91001 at dst (without its golden trace and final
+    state), its case.txt changed by case_edit(text)"""
+    shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), dst,
+                    ignore=shutil.ignore_patterns("trace_*", "final_*"))
+    with open(os.path.join(dst, "case.txt")) as f:
+        case = case_edit(f.read())
+    with open(os.path.join(dst, "case.txt"), "w") as f:
+        f.write(case)
+    return dst
+
+
 def refused(tools, opentpu, vectors, isa, tmp):
     lock, rtl = tools[0], tools[1]
     cur = os.path.join(vectors, "isa", "ld_st")
@@ -122,19 +134,12 @@ def refused(tools, opentpu, vectors, isa, tmp):
     check(p.returncode == 2 and REV in p.stderr and "REV=current" in p.stderr
           and "building" not in p.stderr,
           f"a current-revision bundle is refused before any build: {p.stderr.strip()[-200:]}")
-    args = os.path.join(tmp, "args")
-    shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), args)
-    with open(os.path.join(args, "case.txt"), "a") as f:
-        f.write("ARGS=0,5\n")
+    args = variant(isa, os.path.join(tmp, "args"), lambda t: t + "ARGS=0,5\n")
     p = run([rtl, "run", args, "--dut", "opentpu=" + opentpu])
     check(p.returncode == 2 and "R9 = 5" in p.stderr,
           f"run arguments the testbench cannot give are refused: {p.stderr.strip()[-200:]}")
-    big = os.path.join(tmp, "big")
-    shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), big)
-    with open(os.path.join(big, "case.txt")) as f:
-        case = f.read().replace("DRAM_BYTES=1048576", "DRAM_BYTES=4294967296")
-    with open(os.path.join(big, "case.txt"), "w") as f:
-        f.write(case)
+    big = variant(isa, os.path.join(tmp, "big"),
+                  lambda t: t.replace("DRAM_BYTES=1048576", "DRAM_BYTES=4294967296"))
     p = run([rtl, "run", big, "--dut", "opentpu=" + opentpu])
     check(p.returncode == 2 and "at most 256 MiB" in p.stderr and "building" not in p.stderr,
           f"the board's 4 GiB DRAM is refused before any build: {p.stderr.strip()[-200:]}")
@@ -163,18 +168,13 @@ def errors(tools, isa, opentpu, tmp):
     stops after they complete, and model and RTL agree on the error (RLD: an instruction the
     revision lacks; 0xee: no instruction at all)."""
     for op in (0x06, 0xEE):
-        b = os.path.join(tmp, f"badop-{op:02x}")
-        shutil.copytree(os.path.join(isa, "peer_fuzz1_91001"), b,
-                        ignore=shutil.ignore_patterns("trace_*", "final_*"))
+        b = variant(isa, os.path.join(tmp, f"badop-{op:02x}"),
+                    lambda t: t.replace("expect=ok", "expect=error"))
         with open(os.path.join(b, "prog_0.hex")) as f:
             words = f.read().split()
         words[8 * 8] = "%08x" % ((int(words[8 * 8], 16) & ~0xFF) | op)
         with open(os.path.join(b, "prog_0.hex"), "w") as f:
             f.write("\n".join(words) + "\n")
-        with open(os.path.join(b, "case.txt")) as f:
-            case = f.read().replace("expect=ok", "expect=error")
-        with open(os.path.join(b, "case.txt"), "w") as f:
-            f.write(case)
         p, last, _ = lockstep(tools[0], b, opentpu, os.path.join(tmp, f"r-badop-{op:02x}"))
         check(p.returncode == 0 and "PASS with the expected illegal error" in last
               and "9 instructions" in last and "pc 8" in last,
