@@ -13,8 +13,11 @@
 
 struct DutStage {
   std::vector<std::string> plusargs;  // for the RTL, after the user's
-  std::string dir;                    // a folder of staged files, removed with the stage
-  ~DutStage();
+  std::string dir;                    // a folder of staged files
+  // Removes the folder: once the RTL has read its files (its first evaluation), so that a run
+  // stopped by a signal leaves nothing behind, and at the latest with the stage.
+  void remove();
+  ~DutStage() { remove(); }
 };
 
 // Stages bundle b; false with one line in *err.

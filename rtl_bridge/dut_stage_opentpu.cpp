@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-DutStage::~DutStage() {
+void DutStage::remove() {
   if (dir.empty()) return;
   if (DIR *d = opendir(dir.c_str())) {
     while (dirent *e = readdir(d))
@@ -22,6 +22,7 @@ DutStage::~DutStage() {
     closedir(d);
   }
   rmdir(dir.c_str());
+  dir.clear();
 }
 
 namespace {

@@ -2,6 +2,6 @@
 // (rtl/otpu_dpi.sv): nothing to stage (dut_stage.h).
 #include "dut_stage.h"
 
-DutStage::~DutStage() = default;
+void DutStage::remove() {}
 
 bool dut_stage(const otpu_bundle &, DutStage *, std::string *) { return true; }

@@ -446,6 +446,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   const bool ev_en = sim.events != nullptr || la.on;
   top->set_inputs(true, false, ev_en);
   top->settle();
+  stage.remove();  // (the RTL read its files at time 0)
   if (la.on) {
     model.join();
     if (!sim.ls) {

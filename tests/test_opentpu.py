@@ -13,6 +13,7 @@ With it:
     simulator (README, "openTPU's RTL"), which must diverge exactly where documented;
   - bad input is refused before anything runs (another revision, run arguments, faults);
   - an opcode the RTL has no unit for stops both sides at it, after the window drains;
+  - ^C during a run leaves none of the files staged for openTPU's RTL behind;
   - a fault planted in a copy of the RTL (a flipped VPU result bit, a dropped DMA write, the
     WAR check removed) is found and blamed on the right instruction, unit and address, with
     the waveform window of the first;
@@ -25,9 +26,11 @@ usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC OTPU_REGRESS V
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 REV = "acf0c1c6"
 
@@ -182,6 +185,26 @@ def errors(tools, isa, opentpu, tmp):
               f"({last})")
 
 
+def interrupted(tools, isa, opentpu, tmp):
+    """^C during a long run: the input files staged for openTPU's RTL are gone (they are
+    removed once the RTL has read them)"""
+    long_run = variant(isa, os.path.join(tmp, "long"), lambda t: t)
+    prog = [[0x04, 1, 50_000_000], [0x00], [0x01]]  # LOOP 50M times over a NOP; HALT
+    with open(os.path.join(long_run, "prog_0.hex"), "w") as f:
+        for ins in prog:
+            f.write("".join("%08x\n" % w for w in ins + [0] * (8 - len(ins))))
+    tmpdir = os.path.join(tmp, "tmpdir")
+    os.makedirs(tmpdir)
+    p = subprocess.Popen([tools[0], "run", long_run, "--dut", "opentpu=" + opentpu, "--report",
+                          os.path.join(tmp, "r-long")], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=dict(os.environ, TMPDIR=tmpdir))
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    rc = p.wait(timeout=60)
+    check(rc == -signal.SIGINT and os.listdir(tmpdir) == [],
+          f"^C during a run leaves no staged input behind (exit {rc}, left {os.listdir(tmpdir)})")
+
+
 def generate(gen, family, seed, count, out):
     p = run([gen, family, "--seed", str(seed), "--count", str(count), "--out", out, "--rev", REV])
     check(p.returncode == 0, f"otpu-gen {family} --rev {REV} writes {count} bundles")
@@ -292,6 +315,7 @@ def main():
         isa = golden(tools, opentpu, vectors, tmp, quick)
         refused(tools, opentpu, vectors, isa, tmp)
         errors(tools, isa, opentpu, tmp)
+        interrupted(tools, isa, opentpu, tmp)
         if not quick:
             generated(tools, opentpu, tmp)
             faults(tools, opentpu, isa, tmp)
