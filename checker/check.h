@@ -46,6 +46,8 @@ typedef enum {
     OTPU_DIV_ERROR,     /* the RTL stopped with an error where the model does not, or the reverse */
     OTPU_DIV_HANG,      /* no completion for hang_cycles with instructions in flight */
     OTPU_DIV_END_STATE, /* the state at halt differs (the backstop) */
+    OTPU_DIV_HOST,      /* a host step (host.txt) one side reached and the other did not, or
+                         * where the two sides' DRAM reads differ */
     OTPU_DIV_KINDS
 } otpu_div_kind;
 
@@ -96,6 +98,7 @@ typedef struct {
     int has_other;             /* ORDER: the older conflicting instruction */
     otpu_div_instr other;
     char detail[320];          /* one sentence: what the design did and what was expected */
+    int host_line;             /* HOST: the step's line in host.txt */
     size_t nhistory;
     otpu_div_event history[OTPU_DIV_HISTORY]; /* oldest first */
     size_t ninputs;
@@ -156,6 +159,10 @@ typedef struct {
 int otpu_check_halt(otpu_checker *c, uint32_t slice, const otpu_rtl_state *rtl);
 /* End of run: every slice must have halted or stopped on an expected error. */
 int otpu_check_end(otpu_checker *c);
+/* After the end, with host steps (host.txt): lets the model's host take the steps it can take
+ * after the last instruction, then compares its records with the RTL side's executor (rtl):
+ * the same steps reached, the same words read. */
+int otpu_check_host(otpu_checker *c, const otpu_host *rtl);
 
 const otpu_divergence *otpu_check_first(const otpu_checker *c); /* NULL: none */
 uint64_t otpu_check_count(const otpu_checker *c);

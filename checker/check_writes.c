@@ -12,12 +12,13 @@ rec *ck_unit_head(slice_state *ss, uint32_t unit)
     return ss->flen[unit] ? ss->fifo[unit][ss->fhead[unit]] : NULL;
 }
 
-/* The model may still owe this instruction's writes (a collective, a WAITW): settle it. */
+/* The model may still owe this instruction's writes (a collective, a WAITW): settle it, for
+ * as many host rounds as the host's steps take (polls, cycles) while the model progresses. */
 void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r)
 {
-    (void)s;
-    for (int tries = 0; !r->retired && !c->model_stopped && tries < 4; tries++)
-        ck_model_step(c, s);
+    for (int tries = 0; !r->retired && !c->model_stopped && tries < 1 << 20; tries++)
+        if (ck_model_step(c, s) && tries >= 4)
+            break;
 }
 
 int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space space,

@@ -12,7 +12,7 @@ const char *otpu_div_kind_name(otpu_div_kind k)
     static const char *const names[OTPU_DIV_KINDS] = {
         "none", "wrong-value", "missing-write", "stray-write", "duplicate-write",
         "order-violation", "register-mismatch", "control-flow", "error-flag-mismatch",
-        "hang", "end-state-mismatch"};
+        "hang", "end-state-mismatch", "host-step"};
     return (unsigned)k < OTPU_DIV_KINDS ? names[k] : "?";
 }
 

@@ -45,6 +45,8 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
     fprintf(f, "FIRST DIVERGENCE: %s\n", otpu_div_kind_name(d->kind));
     fprintf(f, "  %s\n", d->detail);
     fprintf(f, "  slice %u, cycle %" PRIu64 "\n", d->slice, d->cycle);
+    if (d->host_line)
+        fprintf(f, "  host step: host.txt line %d\n", d->host_line);
     if (d->has_ins)
         fprintf(f, "  instruction n=%" PRIu64 " pc=%u unit %s: %s\n", d->ins.n, d->ins.pc,
                 otpu_unit_name((otpu_unit)d->unit), d->ins.disasm);
@@ -174,6 +176,8 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     fprintf(f, ",\n  \"detail\": ");
     jstr(f, d->detail);
     fprintf(f, ",\n  \"slice\": %u,\n  \"cycle\": %" PRIu64, d->slice, d->cycle);
+    if (d->host_line)
+        fprintf(f, ",\n  \"host_line\": %d", d->host_line);
     fprintf(f, ",\n  \"instruction\": ");
     if (d->has_ins) {
         jins(f, &d->ins);

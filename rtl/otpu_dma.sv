@@ -5,7 +5,10 @@
 // difference) and, once it holds, writes the word to TMEM. Between two reads it waits w5 cycles.
 // With no host in a simulation the DRAM only changes through the slice itself, so a compare that
 // fails may never hold: after w6 cycles (w6 = 0: +otpu_waitw_limit=N, default 4096) the WAITW
-// completes with an error and writes nothing.
+// completes with an error and writes nothing. Each read that does not hold, and the end of the
+// wait, are reported to the host of a run bundle's host.txt (otpu_dpi::otpu_host_poll), which
+// writes the word through otpu_dram. Fault injection: +otpu_waitw_early=N completes the slice's
+// N-th WAITW at its first read, holding or not (slice: +otpu_fault_slice, default 0).
 module otpu_dma
   import otpu_pkg::*;
 #(
@@ -42,10 +45,14 @@ module otpu_dma
   logic [31:0] i, wcnt, elapsed;
   wr_t  wt_r, wm_r;
 
-  int waitw_limit;
+  int waitw_limit, f_slice, early_n, n_waitw;
   initial begin
     waitw_limit = 4096;
+    f_slice = 0;
+    early_n = 0;
     void'($value$plusargs("otpu_waitw_limit=%d", waitw_limit));
+    void'($value$plusargs("otpu_fault_slice=%d", f_slice));
+    if (f_slice == SID) void'($value$plusargs("otpu_waitw_early=%d", early_n));
   end
 
   assign idle = (st == S_IDLE);
@@ -83,6 +90,7 @@ module otpu_dma
     wm_r.v <= 1'b0;
     if (rst) begin
       st <= S_IDLE;
+      n_waitw <= 0;
     end else begin
       case (st)
         S_IDLE: begin
@@ -93,7 +101,7 @@ module otpu_dma
             case (cmd.op)
               OP_LD: st <= S_LD;
               OP_ST: st <= S_ST;
-              OP_WAITW: st <= S_WREAD;
+              OP_WAITW: begin st <= S_WREAD; n_waitw <= n_waitw + 1; end
               default: st <= S_SE;
             endcase
           end
@@ -116,12 +124,15 @@ module otpu_dma
         end
         S_WREAD: begin
           elapsed <= elapsed + 32'd1;
-          if (whold) begin
+          if (whold || n_waitw == early_n) begin
             wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2, data: m_rdata, mask: 4'hF};
             done <= 1'b1; st <= S_IDLE;
+            if (elapsed != 0) otpu_dpi::otpu_host_poll(SID, 0);
           end else if (elapsed >= ((c.w6 != 0) ? c.w6 : 32'(waitw_limit))) begin
             done <= 1'b1; err <= 1'b1; st <= S_IDLE;
+            otpu_dpi::otpu_host_poll(SID, 0);
           end else begin
+            otpu_dpi::otpu_host_poll(SID, 1);
             wcnt <= c.w5;
             st <= (c.w5 == 0) ? S_WREAD : S_WWAIT;
           end

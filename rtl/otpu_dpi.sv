@@ -24,4 +24,24 @@ package otpu_dpi;
                                       // 2 unit, 3 pc, 4 op, 5 dependency mask)
   import "DPI-C" function void otpu_dump_word(input int sid, input int space, input longint idx,
                                               input int unsigned data);
+
+  // The host of a run bundle's host.txt (sim/host.h), played by the driver: the RTL reports
+  // the levels its steps wait on and takes the host's DRAM words and restarts. Each slice asks
+  // every cycle; nothing is computed on the C side.
+  // otpu_host_poll(sid, waiting): a WAITW read that did not hold (1); the WAITW ended (0)
+  import "DPI-C" function void otpu_host_poll(input int sid, input int waiting);
+  // otpu_host_level(sid, halted, collective): the slice halted (or stopped), waits at a BAR
+  import "DPI-C" function void otpu_host_level(input int sid, input int halted,
+                                               input int collective);
+  // otpu_host_dram(sid, addr, data): the host's next DRAM access: 0 none, 1 write data at
+  // addr (a byte address), 2 read addr (answered with otpu_host_dram_read)
+  import "DPI-C" function int otpu_host_dram(input int sid, output int unsigned addr,
+                                             output int unsigned data);
+  import "DPI-C" function void otpu_host_dram_read(input int sid, input int unsigned addr,
+                                                   input int unsigned data);
+  // otpu_host_run(sid): -1, or restart the halted slice: with a new program of that many
+  // instructions (0: keep the program), words otpu_host_prog_word, arguments otpu_host_arg
+  import "DPI-C" function int otpu_host_run(input int sid);
+  import "DPI-C" function int unsigned otpu_host_prog_word(input int sid, input int idx);
+  import "DPI-C" function int unsigned otpu_host_arg(input int sid, input int k);
 endpackage

@@ -53,6 +53,16 @@ module otpu_dram
   end
 
   always_ff @(posedge clk) begin
+    // the host's words (host.txt), one a cycle: read as it is before this edge, or written at
+    // it (a port's write of the same word in the same cycle wins)
+    automatic logic [31:0] h_addr, h_data;
+    automatic int h_kind = otpu_dpi::otpu_host_dram(SID, h_addr, h_data);
+    if (h_kind == 2) begin
+      otpu_dpi::otpu_host_dram_read(SID, h_addr, rd(longint'(h_addr >> 2)));
+    end else if (h_kind == 1 && longint'(h_addr >> 2) < WORDS) begin
+      if (SPARSE) smem[longint'(h_addr >> 2)] <= h_data;
+      else mem[longint'(h_addr >> 2)] <= h_data;
+    end
     for (int p = 0; p < NW; p++) begin
       if (wr[p].v && longint'(wr[p].addr >> 2) < WORDS) begin
         logic [31:0] m;

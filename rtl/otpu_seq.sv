@@ -65,7 +65,8 @@ module otpu_seq
   localparam int NPROG = IMEM_WORDS / 8;
 
   typedef enum logic [3:0] {
-    ST_RUN, ST_RLD, ST_HZ, ST_HALT, ST_CHAIN, ST_SER, ST_ERRW, ST_HALTED, ST_ERROR
+    ST_RUN, ST_RLD, ST_HZ, ST_HALT, ST_CHAIN, ST_SER, ST_ERRW, ST_HALTED, ST_ERROR, ST_HLOAD,
+    ST_HSTART
   } st_t;
 
   typedef struct packed {
@@ -681,6 +682,29 @@ module otpu_seq
               for (int r = 0; r < 16; r++) R[r] <= (r >= 8) ? args[r - 8] : 32'd0;
               st <= ST_RUN;
             end
+          end
+          ST_HALTED: begin
+            // the host of a run bundle restarts the slice (host.txt's run) with its arguments,
+            // after loading a new program one word a cycle; memories, ICOUNT and CYCLES go on
+            automatic int hn = otpu_dpi::otpu_host_run(SID);
+            if (hn >= 0) begin
+              for (int k = 0; k < 8; k++) args[k] <= otpu_dpi::otpu_host_arg(SID, k);
+              ch_n <= 32'(hn); ch_i <= '0;
+              st <= (hn > 0) ? ST_HLOAD : ST_HSTART;
+            end
+          end
+          ST_HLOAD: begin
+            imem[ch_i] <= otpu_dpi::otpu_host_prog_word(SID, int'(ch_i));
+            ch_i <= ch_i + 32'd1;
+            if (ch_i + 1 == (ch_n << 3)) begin
+              prog_len <= ch_n;
+              st <= ST_HSTART;
+            end
+          end
+          ST_HSTART: begin
+            pc <= '0; sp <= '0;
+            for (int r = 0; r < 16; r++) R[r] <= (r >= 8) ? args[r - 8] : 32'd0;
+            st <= ST_RUN;
           end
           ST_SER: if (win_empty) st <= ST_RUN;
           ST_ERRW: if (win_empty) begin pc <= err_pc; st <= ST_ERROR; end

@@ -41,7 +41,7 @@ const Known kKnown[] = {
     {"otpu_drop_unit", 0, 4, "otpu_drop_n"},   {"otpu_drop_n", 1, kIntMax, "otpu_drop_unit"},
     {"otpu_early_unit", 0, 4, "otpu_early_n"}, {"otpu_early_n", 1, kIntMax, "otpu_early_unit"},
     {"otpu_fp_n", 1, kIntMax, nullptr},        {"otpu_fp_bit", 0, 31, "otpu_fp_n"},
-    {"otpu_waitw_limit", 1, kIntMax, nullptr},
+    {"otpu_waitw_limit", 1, kIntMax, nullptr}, {"otpu_waitw_early", 1, kIntMax, nullptr},
 };
 
 const Known *find(const std::string &name) {
@@ -94,6 +94,6 @@ std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_
   }
   if (given.count("otpu_fault_slice") && given.size() - given.count("otpu_waitw_limit") == 1)
     return "+otpu_fault_slice does nothing without a fault (+otpu_flip_*, _drop_*, _early_*, "
-           "_fp_*)";
+           "_fp_*, _waitw_early)";
   return "";
 }

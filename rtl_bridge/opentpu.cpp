@@ -147,6 +147,10 @@ std::string opentpu_problem(const OpenTpuTree &t, const otpu_bundle &b) {
       return rtl + ": its testbench starts every run with R8..R15 = 0 (revision " +
              otpu_rev_name(t.rev) + " has no run arguments); the bundle's ARGS= sets R" +
              std::to_string(8 + k) + " = " + std::to_string(b.args[k]);
+  if (b.host.n)
+    return rtl + ": the bundle has host steps (host.txt), and the adapter has no way into its "
+           "DRAM or sequencer to play them (revision " + otpu_rev_name(t.rev) +
+           " has no WAITW either)";
   return "";
 }
 

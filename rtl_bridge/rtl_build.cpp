@@ -46,7 +46,8 @@ const char *const kOpenTpuPackages[] = {"rtl/otpu_protocol_pkg.sv", "rtl/otpu_dp
                                         "dpi/otpu_lockstep_dpi.sv"};
 const char kOpenTpuAdapter[] = "rtl_bridge/opentpu/otpu_rtl_tb.sv";
 // the sources of the last step; headers of these folders are in its key too
-const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/cmdline.cpp"};
+const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/rtl_host.cpp",
+                               "rtl_bridge/cmdline.cpp"};
 const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
 
 std::string source_root() { return env_or("OTPU_SOURCE_ROOT", OTPU_DEFAULT_SOURCE_ROOT); }

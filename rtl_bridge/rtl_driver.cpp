@@ -13,6 +13,7 @@
 #include "trace.h"
 #include "cmdline.h"
 #include "report.h"
+#include "rtl_host.h"
 
 #include <sys/stat.h>
 #include <time.h>
@@ -205,6 +206,22 @@ struct LockstepArgs {
   uint64_t hang_cycles = 0, fst_from = 0;
 };
 
+// host.txt's outcome (h: nullptr without one): one line; true when a step failed or was never
+// reached (then the line goes to stderr, or into *why)
+bool host_verdict(const otpu_host *h, const char *tool, std::string *why) {
+  if (!h) return false;
+  char msg[600];
+  size_t n;
+  otpu_host_records(h, &n);
+  if (!otpu_host_verdict(h, msg, sizeof msg)) {
+    if (!why) printf("host: %zu steps done\n", n);
+    return false;
+  }
+  if (why) *why = msg;
+  else fprintf(stderr, "%s: host: %s\n", tool, msg);
+  return true;
+}
+
 // RTL and model agree (no divergence); the verdict is then the bundle's expect= against the
 // outcome they agree on. One line on stdout; 0 or kExitExpectation.
 int expectation_verdict(const otpu_bundle &b, const otpu_error *e, const char *counts) {
@@ -250,7 +267,20 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
              PRIu64 " unit instructions with %" PRIu64 " writes, %" PRIu64 " register writes",
              cycles, otpu_check_instructions(c), otpu_check_retired(c), otpu_check_writes(c),
              otpu_check_regs(c));
-    int rc = expectation_verdict(*sim.b, otpu_machine_error(otpu_check_model(c)), counts);
+    size_t nsteps = 0;
+    if (const otpu_host *h = otpu_machine_host(otpu_check_model(c))) {
+      otpu_host_records(h, &nsteps);
+      snprintf(counts + strlen(counts), sizeof counts - strlen(counts), ", %zu host steps",
+               nsteps);
+    }
+    std::string host_why;
+    const otpu_machine *model = otpu_check_model(c);
+    if (host_verdict(otpu_machine_host(model), "otpu-lockstep", &host_why)) {
+      printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree, but the host's steps fail: %s "
+             "(%s)\n", host_why.c_str(), counts);
+      return kExitExpectation;
+    }
+    int rc = expectation_verdict(*sim.b, otpu_machine_error(model), counts);
     return otpu_ls_bad_call(sim.ls) ? 2 : rc;
   }
   otpu_report_info info{};
@@ -398,6 +428,13 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   Sim sim;
   sim.b = &b;
   g_sim = &sim;
+  struct HostClose {
+    ~HostClose() { rtl_host_close(); }
+  } host_close;
+  if (!rtl_host_open(b)) {
+    fprintf(stderr, "otpu-rtl: out of memory for the host's steps\n");
+    return 2;
+  }
   const otpu_config &c = b.cfg;
   make_dumps(&sim, c);
   if (!o.events.empty()) {
@@ -468,18 +505,23 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
 
   tick();
   tick();
+  // the host's steps before its first wait, in reset (before any instruction)
+  for (int n = 0; n < 1000000 && rtl_host_advance(0) > 0; n++) tick();
   top->set_inputs(false, false, ev_en);
   bool timeout = false;
+  int host_busy = 0;
   otpu_checker *chk = sim.ls ? otpu_ls_checker(sim.ls) : nullptr;
   bool show = la.progress || (sim.ls && isatty(2));
   double t0 = now_s(), next_note = t0 + 1.0;
-  while (!top->stopped()) {
+  // (with host steps: until the host also saw every slice stop and can do nothing more)
+  while (!top->stopped() || host_busy > 0 || !rtl_host_saw_stop()) {
     if (sim.cycle >= o.max_cycles) {
       timeout = true;
       break;
     }
     sim.cycle++;
     tick();
+    host_busy = rtl_host_advance(sim.cycle);
     if (chk) {
       otpu_ls_cycle(sim.ls, sim.cycle);
       if (!la.keep_going && otpu_check_count(chk)) break;  // the first divergence
@@ -506,6 +548,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   }
   if (sim.ls) {
     otpu_ls_end(sim.ls);  // (the halted slices are judged here: the dump holds their state)
+    if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
     int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle);
     otpu_ls_close(sim.ls);
     return rc;
@@ -514,5 +557,5 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     printf("timeout: no halt within %" PRIu64 " cycles\n", o.max_cycles);
     return 3;
   }
-  return any_error ? 1 : 0;
+  return host_verdict(rtl_host(), "otpu-rtl", nullptr) || any_error ? 1 : 0;
 }

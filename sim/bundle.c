@@ -15,28 +15,8 @@
 enum {
     CASE_MAX_BYTES = 1 << 16, /* case.txt */
     CASE_MAX_LINE = 4096,     /* bytes of one case.txt line, without its newline */
+    HOST_MAX_BYTES = 1 << 22, /* host.txt */
 };
-
-/* A number of case.txt: decimal without leading zeros, or hex with 0x. */
-static int parse_number(const char *s, size_t n, uint64_t *v)
-{
-    int hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    size_t i = hex ? 2 : 0;
-    if (i == n || (!hex && n > 1 && s[0] == '0'))
-        return -1;
-    uint64_t x = 0, base = hex ? 16 : 10;
-    for (; i < n; i++) {
-        int d = s[i] >= '0' && s[i] <= '9'      ? s[i] - '0'
-            : hex && s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
-            : hex && s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10
-                                                : -1;
-        if (d < 0 || x > (UINT64_MAX - (uint64_t)d) / base)
-            return -1;
-        x = x * base + (uint64_t)d;
-    }
-    *v = x;
-    return 0;
-}
 
 static int parse_args(otpu_bundle *b, const char *v, const char *path, int line, char *err,
                       size_t n)
@@ -54,7 +34,7 @@ static int parse_args(otpu_bundle *b, const char *v, const char *path, int line,
         int neg = t < e && *t == '-';
         uint64_t x;
         char q[64];
-        if (parse_number(t + neg, (size_t)(e - t - neg), &x) ||
+        if (otpu_parse_number(t + neg, (size_t)(e - t - neg), &x) ||
             x > (neg ? (uint64_t)1 << 31 : UINT32_MAX))
             return otpu_fail_msg(err, n,
                                  "%s:%d: ARGS: '%s' is not a 32-bit integer (decimal, or hex "
@@ -127,7 +107,7 @@ static int parse_value(otpu_bundle *b, int key, const char *v, const char *path,
     }
     const char *name = otpu_config_field_names[key - K_CONFIG];
     uint64_t x;
-    if (parse_number(v, strlen(v), &x))
+    if (otpu_parse_number(v, strlen(v), &x))
         return otpu_fail_msg(err, n,
                              "%s:%d: %s=%s is not a number (decimal without leading zeros, or "
                              "hex with 0x)",
@@ -340,6 +320,30 @@ static int stray_slice(const char *dir, uint32_t S, char *err, size_t n)
     return 0;
 }
 
+/* host.txt (optional): the host's steps, and the programs its load steps name */
+static int read_host(const char *dir, otpu_bundle *b, char *err, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/host.txt", dir);
+    if (!otpu_input_exists(path))
+        return 0;
+    if (otpu_input_read(path, HOST_MAX_BYTES, &b->host_text, &b->host_len, err, n) ||
+        otpu_host_parse(b->host_text, b->host_len, path, &b->cfg, &b->host, err, n))
+        return -1;
+    for (size_t k = 0; k < b->host.n; k++) {
+        otpu_host_step *st = &b->host.steps[k];
+        if (st->kind != OTPU_HS_LOAD)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, st->file);
+        if (read_hex(path, b->cfg.IMEM_WORDS, &st->words, &st->nwords, err, n))
+            return -1;
+        if (!st->nwords)
+            return otpu_fail_msg(err, n, "%s/host.txt:%d: load: %s holds no instruction", dir,
+                                 st->line, st->file);
+    }
+    return 0;
+}
+
 int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
 {
     memset(b, 0, sizeof *b);
@@ -352,6 +356,10 @@ int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
     if (read_case(dir, b, err, n) || stray_slice(dir, b->cfg.S, err, n) ||
         read_plusargs(dir, b, err, n))
         return -1;
+    if (read_host(dir, b, err, n)) {
+        otpu_bundle_free(b);
+        return -1;
+    }
     uint32_t S = b->cfg.S;
     b->prog = calloc(S, sizeof *b->prog);
     b->prog_words = calloc(S, sizeof *b->prog_words);
@@ -400,6 +408,9 @@ void otpu_bundle_free(otpu_bundle *b)
     free(b->prog_words);
     free(b->dram);
     free(b->dram_len);
+    otpu_host_script_free(&b->host);
+    free(b->host_text);
+    b->host_text = NULL;
     b->prog = NULL;
     b->dram = NULL;
     b->prog_words = NULL;
@@ -407,13 +418,13 @@ void otpu_bundle_free(otpu_bundle *b)
 }
 
 /* Removes the files of the bundle format from an existing folder (programs, DRAM images,
- * golden results, plusargs), so that a bundle written over another keeps nothing of it: a
+ * golden results, plusargs, host steps), so that a bundle written over another keeps nothing of it: a
  * prog_2.hex left beside S=2 is refused, a golden trace of another program would mislead. */
 static int clear_bundle_files(const char *dir, char *err, size_t n)
 {
     static const char *const kinds[][2] = {{"prog_", ".hex"}, {"dram_", ".bin"},
                                            {"trace_", ".txt"}, {"final_", ".txt"},
-                                           {"plusargs", ".txt"}};
+                                           {"plusargs", ".txt"}, {"host", ".txt"}};
     DIR *d = opendir(dir);
     if (!d)
         return otpu_fail_msg(err, n, "%s: cannot read: %s", dir, strerror(errno));
@@ -434,6 +445,18 @@ static int clear_bundle_files(const char *dir, char *err, size_t n)
     }
     closedir(d);
     return rc;
+}
+
+static int write_hex(const char *path, const uint32_t *w, size_t nw, char *err, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
+    for (size_t i = 0; i < nw; i++)
+        fprintf(f, "%08" PRIx32 "\n", w[i]);
+    if (fclose(f))
+        return otpu_fail_msg(err, n, "%s: write error", path);
+    return 0;
 }
 
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n)
@@ -476,14 +499,24 @@ int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n
         if (fclose(f))
             return otpu_fail_msg(err, n, "%s: write error", path);
     }
-    for (uint32_t s = 0; s < c->S; s++) {
-        snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
+    if (b->host_text) {
+        snprintf(path, sizeof path, "%s/host.txt", dir);
         if (!(f = fopen(path, "w")))
             return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-        for (size_t i = 0; i < b->prog_words[s]; i++)
-            fprintf(f, "%08" PRIx32 "\n", b->prog[s][i]);
-        if (fclose(f))
+        int bad = fwrite(b->host_text, 1, b->host_len, f) != b->host_len;
+        if (fclose(f) || bad)
             return otpu_fail_msg(err, n, "%s: write error", path);
+        for (size_t k = 0; k < b->host.n; k++) {
+            const otpu_host_step *st = &b->host.steps[k];
+            snprintf(path, sizeof path, "%s/%s", dir, st->file ? st->file : "");
+            if (st->kind == OTPU_HS_LOAD && write_hex(path, st->words, st->nwords, err, n))
+                return -1;
+        }
+    }
+    for (uint32_t s = 0; s < c->S; s++) {
+        snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
+        if (write_hex(path, b->prog[s], b->prog_words[s], err, n))
+            return -1;
         snprintf(path, sizeof path, "%s/dram_%u.bin", dir, s);
         size_t len = b->dram_len[s];
         while (len && !b->dram[s][len - 1])
@@ -511,5 +544,12 @@ otpu_machine *otpu_bundle_machine(const otpu_bundle *b, otpu_error *err)
             otpu_machine_free(m);
             return NULL;
         }
+    if (b->host.n && otpu_machine_set_host_script(m, &b->host, args)) {
+        otpu_machine_free(m);
+        memset(err, 0, sizeof *err);
+        err->kind = OTPU_ERR_NOMEM;
+        snprintf(err->msg, sizeof err->msg, "out of memory for the host's steps");
+        return NULL;
+    }
     return m;
 }

@@ -1,6 +1,6 @@
 /* bundle.h - run bundles (docs/bundle.md): a folder with case.txt (Config, ARGS,
  * expectations), prog_<s>.hex and dram_<s>.bin for every slice, and optionally the RTL's
- * plusargs (plusargs.txt). One reader for every tool:
+ * plusargs (plusargs.txt) and the host's steps (host.txt, host.h). One reader for every tool:
  * each file is a bounded regular file (input.h) with one grammar, checked in full. */
 #ifndef OTPU_SIM_BUNDLE_H
 #define OTPU_SIM_BUNDLE_H
@@ -30,6 +30,9 @@ typedef struct {
     char plusargs[4097];       /* plusargs.txt (optional): the RTL's plusargs of the run, words
                                 * "+name=value" joined by one space ("": none); the model
                                 * ignores them */
+    otpu_host_script host;     /* host.txt (optional; host.h): no steps without it */
+    char *host_text;           /* its text, as read (NULL without it) */
+    size_t host_len;
 } otpu_bundle;
 
 /* Read a bundle folder. 0, or -1 with one line in err naming the file (and line) at fault. */
@@ -50,12 +53,14 @@ int otpu_case_parse(const char *text, size_t len, const char *path, otpu_bundle 
 int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_words,
                    uint32_t **words, size_t *nwords, char *err, size_t errlen);
 /* Write a bundle folder (creating it): case.txt (with REV= for a revision other than the
- * current one), prog_<s>.hex, dram_<s>.bin, and plusargs.txt when there are plusargs. Over an
+ * current one), prog_<s>.hex, dram_<s>.bin, plusargs.txt when there are plusargs, host.txt and
+ * the programs its load steps name when there are host steps. Over an
  * existing bundle, the format's files it does not write (another S's programs and images,
  * golden results, plusargs) are removed first. */
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t errlen);
 
-/* A machine for the bundle with its programs, DRAM images and arguments loaded. */
+/* A machine for the bundle with its programs, DRAM images and arguments loaded, and the host
+ * of its host.txt attached (otpu_machine_host). */
 otpu_machine *otpu_bundle_machine(const otpu_bundle *b, otpu_error *err);
 
 #ifdef __cplusplus

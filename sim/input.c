@@ -167,3 +167,23 @@ char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen)
     out[o < outlen ? o : outlen - 1] = 0;
     return out;
 }
+
+int otpu_parse_number(const char *s, size_t n, uint64_t *v)
+{
+    int hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    size_t i = hex ? 2 : 0;
+    if (i == n || (!hex && n > 1 && s[0] == '0'))
+        return -1;
+    uint64_t x = 0, base = hex ? 16 : 10;
+    for (; i < n; i++) {
+        int d = s[i] >= '0' && s[i] <= '9'      ? s[i] - '0'
+            : hex && s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
+            : hex && s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10
+                                                : -1;
+        if (d < 0 || x > (UINT64_MAX - (uint64_t)d) / base)
+            return -1;
+        x = x * base + (uint64_t)d;
+    }
+    *v = x;
+    return 0;
+}

@@ -8,6 +8,7 @@
 #define OTPU_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -26,6 +27,10 @@ FILE *otpu_input_open(const char *path, char *err, size_t errlen);
 
 /* Formats a one-line message into err (n bytes) and returns -1: the readers' way to fail. */
 int otpu_fail_msg(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A number of the bundle files (case.txt, host.txt): the n bytes at s as decimal without
+ * leading zeros, or hex with 0x, below 2^64. 0, or -1. */
+int otpu_parse_number(const char *s, size_t n, uint64_t *v);
 
 /* 1 if something exists at path (lstat: a broken link exists), else 0. */
 int otpu_input_exists(const char *path);

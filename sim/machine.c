@@ -13,11 +13,12 @@
 struct otpu_machine {
     otpu_config cfg;
     otpu_slice *sl;
-    uint32_t args[8];
     otpu_listener listener;
     int has_listener;
     otpu_host_fn host;
     void *host_user;
+    otpu_host *script;          /* host.txt's executor (otpu_machine_set_host_script) */
+    uint64_t host_rounds;       /* the model's clock for host steps */
     uint64_t steps, chains;
     otpu_error err;
     uint32_t *gather_buf;
@@ -56,6 +57,7 @@ void otpu_machine_free(otpu_machine *m)
 {
     if (!m)
         return;
+    otpu_host_free(m->script);
     if (m->sl)
         for (uint32_t s = 0; s < m->cfg.S; s++)
             if (m->sl[s].cfg)
@@ -112,7 +114,7 @@ int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words
     otpu_slice *sl = &m->sl[s];
     if (decode_program(sl, words, nwords / 8))
         return bad_input(err, "out of memory for the program", s);
-    otpu_slice_restart(sl, m->args);
+    otpu_slice_restart(sl, sl->args);
     sl->icount = 0;
     return 0;
 }
@@ -135,10 +137,11 @@ int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const voi
 
 void otpu_machine_set_args(otpu_machine *m, const uint32_t args[8])
 {
-    memcpy(m->args, args, sizeof m->args);
-    for (uint32_t s = 0; s < m->cfg.S; s++)
+    for (uint32_t s = 0; s < m->cfg.S; s++) {
+        memcpy(m->sl[s].args, args, sizeof m->sl[s].args);
         for (int k = 0; k < 8; k++)
             m->sl[s].R[8 + k] = args[k];
+    }
 }
 
 void otpu_machine_set_listener(otpu_machine *m, const otpu_listener *l)
@@ -155,6 +158,89 @@ void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user)
 {
     m->host = fn;
     m->host_user = user;
+}
+
+/* ---- host.txt on the model: the device its executor acts on (host.h) ---- */
+
+static int dev_polling(void *d, uint32_t s)
+{
+    const otpu_slice *sl = &((otpu_machine *)d)->sl[s];
+    return !sl->halted && sl->polling;
+}
+
+static int dev_halted(void *d, uint32_t s)
+{
+    return ((otpu_machine *)d)->sl[s].halted;
+}
+
+static int dev_stopped(void *d, uint32_t s)
+{
+    const otpu_slice *sl = &((otpu_machine *)d)->sl[s];
+    return sl->halted || sl->polling || sl->waiting;
+}
+
+static uint64_t dev_polls(void *d, uint32_t s)
+{
+    return ((otpu_machine *)d)->sl[s].stalls;
+}
+
+/* untimed: every host round lets any number of cycles pass */
+static uint64_t dev_now(void *d)
+{
+    return ((otpu_machine *)d)->host_rounds << 32;
+}
+
+static int dev_write(void *d, uint32_t s, uint64_t addr, const uint32_t *w, size_t n, char *err,
+                     size_t errlen)
+{
+    otpu_error e;
+    if (!otpu_machine_load_dram(d, s, addr, w, 4 * n, &e))
+        return 0;
+    snprintf(err, errlen, "%s", e.msg);
+    return -1;
+}
+
+static int dev_read(void *d, uint32_t s, uint64_t addr, uint32_t *w, size_t n)
+{
+    memcpy(w, ((otpu_machine *)d)->sl[s].dram + addr, 4 * n); /* (checked by the parser) */
+    return 0;
+}
+
+static int dev_run(void *d, uint32_t s, const uint32_t *prog, size_t nwords,
+                   const uint32_t args[8], char *err, size_t errlen)
+{
+    otpu_machine *m = d;
+    otpu_slice *sl = &m->sl[s];
+    if (prog && decode_program(sl, prog, nwords / 8))
+        return snprintf(err, errlen, "out of memory for the program"), -1;
+    memcpy(sl->args, args, sizeof sl->args);
+    otpu_slice_restart(sl, sl->args); /* (icount goes on: one count per slice and machine) */
+    return 0;
+}
+
+static const otpu_host_device model_device = {dev_polling, dev_halted, dev_stopped, dev_polls,
+                                              dev_now, dev_write, dev_read, dev_run};
+
+static int script_host(otpu_machine *m, void *user)
+{
+    (void)user;
+    m->host_rounds++;
+    return otpu_host_advance(m->script, &model_device, m) > 0;
+}
+
+int otpu_machine_set_host_script(otpu_machine *m, const otpu_host_script *script,
+                                 const uint32_t args[8])
+{
+    otpu_host_free(m->script);
+    if (!(m->script = otpu_host_new(script, m->cfg.S, args)))
+        return -1;
+    otpu_machine_set_host(m, script_host, NULL);
+    return 0;
+}
+
+const otpu_host *otpu_machine_host(const otpu_machine *m)
+{
+    return m->script;
 }
 
 const otpu_error *otpu_machine_error(const otpu_machine *m)
@@ -225,7 +311,7 @@ static int chain(otpu_machine *m, otpu_slice *s)
         return -1;
     if (decode_program(s, (const uint32_t *)(s->dram + addr), n))
         return otpu_fail(s, OTPU_ERR_NOMEM, "HALT CHAIN: out of memory for the program");
-    otpu_slice_restart(s, m->args);
+    otpu_slice_restart(s, s->args);
     m->chains++;
     return 0;
 }
@@ -348,7 +434,8 @@ static int collective(otpu_machine *m, uint32_t nlive)
     return 0;
 }
 
-/* Every slice that can run is blocked and some WAITW polls: ask the host, poll again. */
+/* Every slice that can run is blocked and some WAITW polls: ask the host, poll again. A
+ * WAITW that still does not hold when the host can do nothing more is the timeout. */
 static int host_round(otpu_machine *m)
 {
     otpu_slice *first = NULL;
@@ -360,7 +447,7 @@ static int host_round(otpu_machine *m)
                                          "attached to write it");
         return raise(m, first);
     }
-    m->host(m, m->host_user);
+    int more = m->host(m, m->host_user) > 0;
     int progressed = 0;
     for (uint32_t s = 0; s < m->cfg.S; s++) {
         otpu_slice *sl = &m->sl[s];
@@ -374,9 +461,9 @@ static int host_round(otpu_machine *m)
             retire(m, sl, 0);
         }
     }
-    if (!progressed) {
-        otpu_fail(first, OTPU_ERR_WAITW, "WAITW timeout: the host was called and the word "
-                                         "still does not hold");
+    if (!progressed && !more) {
+        otpu_fail(first, OTPU_ERR_WAITW, "WAITW timeout: the word still does not hold and the "
+                                         "host has nothing more to do");
         return raise(m, first);
     }
     return 0;
@@ -404,8 +491,8 @@ int otpu_machine_settle(otpu_machine *m)
         nwait += !m->sl[s].halted && m->sl[s].waiting;
         npoll += !m->sl[s].halted && m->sl[s].polling;
     }
-    if (!nlive)
-        return 0;
+    if (!nlive) /* every slice halted: a host script may run one again */
+        return m->script && m->host(m, m->host_user) > 0 ? 1 : 0;
     if (nwait == nlive)
         return collective(m, nlive) ? -1 : 1;
     if (npoll)

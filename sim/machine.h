@@ -29,6 +29,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "host.h"
 #include "isa.h"
 #include "log.h"
 
@@ -57,8 +58,11 @@ typedef struct {
     } loops[4];
 } otpu_slice_view;
 
-/* The host: called when every slice that can run waits and a WAITW polls. */
-typedef void (*otpu_host_fn)(otpu_machine *m, void *user);
+/* The host: called when every slice that can run waits and a WAITW polls (and, with a
+ * host script, when every slice halted). It returns 1 to be called again after the WAITWs
+ * polled once more (it has more to do), 0 when it can do nothing more now: a WAITW that then
+ * still does not hold is the timeout. */
+typedef int (*otpu_host_fn)(otpu_machine *m, void *user);
 
 otpu_machine *otpu_machine_new(const otpu_config *cfg, otpu_error *err);
 void otpu_machine_free(otpu_machine *m);
@@ -74,6 +78,11 @@ int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const voi
 void otpu_machine_set_args(otpu_machine *m, const uint32_t args[8]);
 void otpu_machine_set_listener(otpu_machine *m, const otpu_listener *l); /* NULL: none */
 void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user);
+/* The host of a run bundle's host.txt (host.h; script borrowed, it must outlive m): its steps
+ * run through the host hook; slices start their runs with args. 0, or -1 out of memory. */
+int otpu_machine_set_host_script(otpu_machine *m, const otpu_host_script *script,
+                                 const uint32_t args[8]);
+const otpu_host *otpu_machine_host(const otpu_machine *m); /* NULL without a script */
 
 /* Run until every slice halts (0) or an error (-1). max_steps 0: no limit; otherwise more
  * than max_steps executed instructions is the reference's "step limit exceeded". */

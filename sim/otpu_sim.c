@@ -216,6 +216,23 @@ static void summary(const otpu_machine *m)
     }
 }
 
+/* host.txt's outcome: one line; 1 when a step failed or was never reached */
+static int host_verdict(const otpu_machine *m)
+{
+    const otpu_host *h = otpu_machine_host(m);
+    if (!h)
+        return 0;
+    size_t n;
+    otpu_host_records(h, &n);
+    char msg[600];
+    if (otpu_host_verdict(h, msg, sizeof msg)) {
+        fprintf(stderr, "otpu-sim: host: %s\n", msg);
+        return 1;
+    }
+    printf("host: %zu steps done\n", n);
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     options o = {0};
@@ -270,6 +287,8 @@ static int cmd_run(int argc, char **argv)
             fprintf(stderr, "otpu-sim: error: %s\n", otpu_machine_error(m)->msg);
             rc = 1;
         }
+        if (host_verdict(m))
+            rc = 1;
         if (o.dump && dump(o.dump, m))
             rc = 2;
         if (cov && otpu_coverage_write_json(cov, o.coverage, err, sizeof err))

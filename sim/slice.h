@@ -42,6 +42,7 @@ typedef struct otpu_slice {
     uint32_t act_row;   /* ACT_BLOCKS * D */
     /* sequencer */
     uint32_t R[16];
+    uint32_t args[8];   /* R8..R15 of each run (HALT CHAIN, a host's run) */
     uint32_t pc;
     otpu_loop stack[4];
     unsigned depth;

@@ -324,4 +324,93 @@ TEST(Checker, MalformedCallsAreRefusedNotJudged)
     otpu_checker_free(c);
 }
 
+// The RTL side of host.txt for otpu_check_host: every slice halted, DRAM words reading `word`.
+struct FakeRtlHost {
+    uint32_t word = 5;
+    static FakeRtlHost *me(void *d) { return static_cast<FakeRtlHost *>(d); }
+    static int no(void *, uint32_t) { return 0; }
+    static int yes(void *, uint32_t) { return 1; }
+    static uint64_t zero(void *, uint32_t) { return 0; }
+    static uint64_t now(void *) { return 0; }
+    static int write(void *, uint32_t, uint64_t, const uint32_t *, size_t, char *, size_t)
+    {
+        return 0;
+    }
+    static int read(void *d, uint32_t, uint64_t, uint32_t *w, size_t n)
+    {
+        for (size_t k = 0; k < n; k++)
+            w[k] = me(d)->word;
+        return 0;
+    }
+    static int run(void *, uint32_t, const uint32_t *, size_t, const uint32_t *, char *, size_t)
+    {
+        return 0;
+    }
+};
+
+// a one-slice bundle in a new folder: HALT, DRAM word 0 = 5, and host.txt
+std::string host_bundle(const char *host_txt)
+{
+    char tmpl[] = "/tmp/otpu-host-check-XXXXXX";
+    std::string d = mkdtemp(tmpl);
+    auto put = [&](const char *name, const std::string &text) {
+        FILE *f = fopen((d + "/" + name).c_str(), "wb");
+        fwrite(text.data(), 1, text.size(), f);
+        fclose(f);
+    };
+    put("case.txt", "S=1\nD=32\nMCOLS=8\nACT_BLOCKS=64\nTMEM_WORDS=65536\nDRAM_BYTES=262144\n"
+                    "IMEM_WORDS=65536\nLANES=8\nPAIR=0\nDSTEP=0\nSTREAM=0\nACT_ROWS=0\n"
+                    "expect=ok\n");
+    std::string prog = "00000001\n";
+    for (int k = 0; k < 7; k++)
+        prog += "00000000\n";
+    put("prog_0.hex", prog);
+    put("dram_0.bin", std::string("\x05\0\0\0", 4));
+    put("host.txt", host_txt);
+    return d;
+}
+
+TEST(HostSteps, BothSidesMustReachTheSameStepsAndReadTheSameWords)
+{
+    std::string dir = host_bundle("await 0 halted\nexpect 0 0x0 00000005\n");
+    Case k(dir);
+    ASSERT_EQ(k.b.host.n, 2u);
+    const otpu_host_device dev = {FakeRtlHost::no,   FakeRtlHost::yes,  FakeRtlHost::yes,
+                                  FakeRtlHost::zero, FakeRtlHost::now,  FakeRtlHost::write,
+                                  FakeRtlHost::read, FakeRtlHost::run};
+    const uint32_t args[8] = {};
+    for (int variant = 0; variant < 3; variant++) {
+        Lockstep run(k, DriveOptions{}, nullptr);
+        ASSERT_EQ(otpu_check_count(run.c), 0u) << run.text();
+        otpu_host *rtl = otpu_host_new(&k.b.host, 1, args);
+        FakeRtlHost fake;
+        fake.word = variant == 1 ? 6 : 5;
+        if (variant > 0) // variant 0: the RTL's host never got past its first step
+            EXPECT_EQ(otpu_host_advance(rtl, &dev, &fake), 1);
+        otpu_check_host(run.c, rtl);
+        const otpu_divergence *d = otpu_check_first(run.c);
+        if (variant == 2) {
+            EXPECT_EQ(d, nullptr) << run.text();
+        } else {
+            ASSERT_NE(d, nullptr);
+            EXPECT_EQ(d->kind, OTPU_DIV_HOST);
+            EXPECT_STREQ(otpu_div_kind_name(d->kind), "host-step");
+            std::string t = run.text();
+            if (variant == 0) {
+                EXPECT_EQ(d->host_line, 1);
+                EXPECT_NE(t.find("host.txt:1 (await 0 halted): reached by the model, never by "
+                                 "the RTL"), std::string::npos) << t;
+            } else {
+                EXPECT_EQ(d->host_line, 2);
+                EXPECT_NE(t.find("host.txt:2 (expect 0 0x0 00000005): the model read 00000005 "
+                                 "at 0, the RTL read 00000006"), std::string::npos) << t;
+                EXPECT_NE(t.find("host step: host.txt line 2"), std::string::npos) << t;
+            }
+        }
+        otpu_host_free(rtl);
+    }
+    std::string rm = "rm -rf '" + dir + "'";
+    EXPECT_EQ(system(rm.c_str()), 0);
+}
+
 } // namespace

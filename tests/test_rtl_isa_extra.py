@@ -20,19 +20,6 @@ import tempfile
 import test_rtl_util as U
 
 
-def li(rd, imm):
-    return U.ins(0x02, rd=rd, w=(imm,))
-
-
-def rld(rd, tmem, ra=0, rb=0, raw=False, mul=False, w2=0):
-    return U.ins(0x06, ra=ra, rb=rb, rd=rd, flags=(1 if raw else 0) | (2 if mul else 0),
-                 w=(tmem, w2))
-
-
-def waitw(dram, tmem, ref, mask, cmp, poll=0, timeout=0, ra=0, rb=0, rc=0):
-    return U.ins(0x07, ra=ra, rb=rb, rc=rc, flags=cmp, w=(dram, tmem, ref, mask, poll, timeout))
-
-
 def main():
     tool = sys.argv[1]
     problems = []
@@ -44,17 +31,17 @@ def main():
         dram[0x100:0x104] = struct.pack("<I", 0x1234)
         dram[0x104:0x108] = struct.pack("<I", 0x80000005)
         prog = [U.ld(0, 10, 2),                           # T[10] = 3.5, T[11] = -2.75
-                li(2, 7),                                 # R2 = 7
-                rld(1, 10, rb=2, mul=True, w2=1),         # R1 = f2i(3.5) * (7 + 1) = 24
-                rld(3, 11, rb=2, mul=True, w2=0),         # R3 = f2i(-2.75) * 7 = -14
-                rld(4, 11, rb=2, raw=True, mul=True, w2=0xFFFFFFFF),  # bits * 6 (mod 2^32)
-                rld(0, 10, rb=2, mul=True),               # rd = 0: nothing
-                li(5, 0x1000),                            # R5 = 0x1000
-                rld(6, 10),                               # R6 = 3 (plain f2i)
-                waitw(0x100, 50, 0x1234, 0xFFFFFFFF, 0),  # EQ holds: T[50] = 0x1234
-                waitw(0x104, 51, 0x5, 0xFF, 1 - 1),       # masked EQ: 0x05 == 5: T[51]
-                waitw(0x100, 52, 0x9999, 0xFFFFFFFF, 1),  # NE holds
-                waitw(0x104, 53, 0x80000000, 0xFFFFFFFF, 2),  # GE: 5 >= 0 as a difference
+                U.li(2, 7),                                 # R2 = 7
+                U.rld(1, 10, rb=2, mul=True, w2=1),         # R1 = f2i(3.5) * (7 + 1) = 24
+                U.rld(3, 11, rb=2, mul=True, w2=0),         # R3 = f2i(-2.75) * 7 = -14
+                U.rld(4, 11, rb=2, raw=True, mul=True, w2=0xFFFFFFFF),  # bits * 6 (mod 2^32)
+                U.rld(0, 10, rb=2, mul=True),               # rd = 0: nothing
+                U.li(5, 0x1000),                            # R5 = 0x1000
+                U.rld(6, 10),                               # R6 = 3 (plain f2i)
+                U.waitw(0x100, 50, 0x1234, 0xFFFFFFFF, 0),  # EQ holds: T[50] = 0x1234
+                U.waitw(0x104, 51, 0x5, 0xFF, 1 - 1),       # masked EQ: 0x05 == 5: T[51]
+                U.waitw(0x100, 52, 0x9999, 0xFFFFFFFF, 1),  # NE holds
+                U.waitw(0x104, 53, 0x80000000, 0xFFFFFFFF, 2),  # GE: 5 >= 0 as a difference
                 U.halt()]
         b1 = os.path.join(tmp, "ok")
         U.write_bundle(b1, prog, bytes(dram), "RLD MUL, WAITW that holds")
@@ -81,7 +68,7 @@ def main():
             print(log, final)
 
         prog2 = [U.ld(0, 10, 1),
-                 waitw(0x100, 60, 0x1235, 0xFFFFFFFF, 0, poll=3, timeout=100),  # never holds
+                 U.waitw(0x100, 60, 0x1235, 0xFFFFFFFF, 0, poll=3, timeout=100),  # never holds
                  U.ld(4, 11, 1),                              # younger: must not run
                  U.halt()]
         b2 = os.path.join(tmp, "to")

@@ -31,23 +31,46 @@ def halt():
     return ins(0x01)
 
 
+def li(rd, imm):
+    return ins(0x02, rd=rd, w=(imm,))
+
+
+def bar():
+    return ins(0x05)
+
+
+def rld(rd, tmem, ra=0, rb=0, raw=False, mul=False, w2=0):
+    return ins(0x06, ra=ra, rb=rb, rd=rd, flags=(1 if raw else 0) | (2 if mul else 0),
+               w=(tmem, w2))
+
+
+def waitw(dram, tmem, ref, mask, cmp, poll=0, timeout=0, ra=0, rb=0, rc=0):
+    return ins(0x07, ra=ra, rb=rb, rc=rc, flags=cmp, w=(dram, tmem, ref, mask, poll, timeout))
+
+
 def f32(x):
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
 
-def write_bundle(d, program, dram, desc):
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "case.txt"), "w") as f:
-        f.write(f"desc={desc}\n")
-        for k, v in CONFIG.items():
-            f.write(f"{k}={v}\n")
-        f.write("expect=ok\n")
-    with open(os.path.join(d, "prog_0.hex"), "w") as f:
+def write_hex(path, program):
+    with open(path, "w") as f:
         for i in program:
             for w in i:
                 f.write(f"{w:08x}\n")
-    with open(os.path.join(d, "dram_0.bin"), "wb") as f:
-        f.write(dram)
+
+
+def write_bundle(d, program, dram, desc, programs=None, drams=None, expect="expect=ok", S=1):
+    """A bundle of S slices: program and dram for slice 0 (programs, drams: every slice's)."""
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "case.txt"), "w") as f:
+        f.write(f"desc={desc}\n")
+        for k, v in dict(CONFIG, S=S).items():
+            f.write(f"{k}={v}\n")
+        f.write(expect + "\n")
+    for s in range(S):
+        write_hex(os.path.join(d, f"prog_{s}.hex"), programs[s] if programs else program)
+        with open(os.path.join(d, f"dram_{s}.bin"), "wb") as f:
+            f.write(drams[s] if drams else dram)
 
 
 def run(tool, bundle, out, *extra):

@@ -1,0 +1,169 @@
+// rtl_host.cpp - host.txt on the RTL (rtl_host.h): the DPI functions of rtl/otpu_dpi.sv's host
+// part and the device the executor acts on.
+#include "rtl_host.h"
+
+#include "Votpu_rtl_tb__Dpi.h"
+
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace {
+
+struct Access {
+  bool write;
+  uint32_t addr, data;
+};
+
+struct Slice {
+  bool polling = false, halted = false, collective = false;
+  uint64_t polls = 0;
+  std::deque<Access> queue;             // taken by the DRAM, one edge later
+  const uint32_t *writing = nullptr;    // the words of the write step in the queue
+  std::map<uint32_t, uint32_t> read;    // answers to the reads
+  bool run = false;                     // a restart for the sequencer to take
+  const uint32_t *prog = nullptr;
+  size_t prog_words = 0;
+  uint32_t args[8] = {};
+};
+
+struct Host {
+  otpu_host *exec = nullptr;
+  std::vector<Slice> sl;
+  uint64_t cycle = 0;
+};
+Host *g_host = nullptr;
+
+Slice *slice(int sid) {
+  return g_host && sid >= 0 && size_t(sid) < g_host->sl.size() ? &g_host->sl[size_t(sid)] : nullptr;
+}
+
+Slice &at(void *dev, uint32_t s) { return static_cast<Host *>(dev)->sl[s]; }
+
+int polling(void *d, uint32_t s) { return at(d, s).polling && !at(d, s).halted; }
+int halted(void *d, uint32_t s) { return at(d, s).halted; }
+int stopped(void *d, uint32_t s) {
+  const Slice &x = at(d, s);
+  return x.halted || x.polling || x.collective;
+}
+uint64_t polls(void *d, uint32_t s) { return at(d, s).polls; }
+uint64_t now(void *d) { return static_cast<Host *>(d)->cycle; }
+
+// queued, then done once the DRAM took every word
+int write(void *d, uint32_t s, uint64_t addr, const uint32_t *w, size_t n, char *, size_t) {
+  Slice &x = at(d, s);
+  if (!x.queue.empty()) return 1;
+  if (x.writing == w) {
+    x.writing = nullptr;
+    return 0;
+  }
+  for (size_t k = 0; k < n; k++) x.queue.push_back({true, uint32_t(addr + 4 * k), w[k]});
+  x.writing = w;
+  return 1;
+}
+
+int read(void *d, uint32_t s, uint64_t addr, uint32_t *w, size_t n) {
+  Slice &x = at(d, s);
+  if (!x.queue.empty()) return 1;
+  if (x.read.size() < n) {
+    if (x.read.empty())
+      for (size_t k = 0; k < n; k++) x.queue.push_back({false, uint32_t(addr + 4 * k), 0});
+    return 1;
+  }
+  for (size_t k = 0; k < n; k++) w[k] = x.read[uint32_t(addr + 4 * k)];
+  x.read.clear();
+  return 0;
+}
+
+int run(void *d, uint32_t s, const uint32_t *prog, size_t nwords, const uint32_t args[8], char *,
+        size_t) {
+  Slice &x = at(d, s);
+  x.run = true;
+  x.prog = prog;
+  x.prog_words = nwords;
+  for (int k = 0; k < 8; k++) x.args[k] = args[k];
+  x.halted = x.polling = false;  // from now on (the RTL's level follows an edge later)
+  return 0;
+}
+
+const otpu_host_device kDevice = {polling, halted, stopped, polls, now, write, read, run};
+
+}  // namespace
+
+bool rtl_host_open(const otpu_bundle &b) {
+  if (!b.host.n) return true;
+  g_host = new Host;
+  g_host->sl.resize(b.cfg.S);
+  uint32_t args[8] = {};
+  for (unsigned k = 0; k < b.nargs && k < 8; k++) args[k] = b.args[k];
+  g_host->exec = otpu_host_new(&b.host, b.cfg.S, args);
+  return g_host->exec != nullptr;
+}
+
+void rtl_host_close() {
+  if (g_host) otpu_host_free(g_host->exec);
+  delete g_host;
+  g_host = nullptr;
+}
+
+int rtl_host_advance(uint64_t cycle) {
+  if (!g_host || !g_host->exec) return 0;
+  g_host->cycle = cycle;
+  return otpu_host_advance(g_host->exec, &kDevice, g_host);
+}
+
+bool rtl_host_saw_stop() {
+  if (!g_host) return true;
+  for (const Slice &x : g_host->sl)
+    if (!x.halted) return false;
+  return true;
+}
+
+const otpu_host *rtl_host() { return g_host ? g_host->exec : nullptr; }
+
+// ---- DPI-C (rtl/otpu_dpi.sv) ------------------------------------------------------------------
+void otpu_host_poll(int sid, int waiting) {
+  if (Slice *x = slice(sid)) {
+    x->polling = waiting != 0;
+    x->polls += waiting != 0;
+  }
+}
+
+void otpu_host_level(int sid, int is_halted, int collective) {
+  if (Slice *x = slice(sid)) {
+    x->halted = is_halted != 0;
+    x->collective = collective != 0;
+  }
+}
+
+int otpu_host_dram(int sid, unsigned int *addr, unsigned int *data) {
+  Slice *x = slice(sid);
+  if (!x || x->queue.empty()) return 0;
+  Access a = x->queue.front();
+  x->queue.pop_front();
+  *addr = a.addr;
+  *data = a.data;
+  return a.write ? 1 : 2;
+}
+
+void otpu_host_dram_read(int sid, unsigned int addr, unsigned int data) {
+  if (Slice *x = slice(sid)) x->read[addr] = data;
+}
+
+int otpu_host_run(int sid) {
+  Slice *x = slice(sid);
+  if (!x || !x->run) return -1;
+  x->run = false;
+  return int(x->prog ? x->prog_words / 8 : 0);
+}
+
+unsigned int otpu_host_prog_word(int sid, int idx) {
+  Slice *x = slice(sid);
+  return x && x->prog && idx >= 0 && size_t(idx) < x->prog_words ? x->prog[idx] : 0u;
+}
+
+unsigned int otpu_host_arg(int sid, int k) {
+  Slice *x = slice(sid);
+  return x && k >= 0 && k < 8 ? x->args[k] : 0u;
+}
