@@ -1,7 +1,8 @@
 /* family_mix.c - every opcode of the OTPU_OPCODES rows the Config allows (each at least
  * once, in a random order), every VOP function in turn, flag combinations in turn, all
  * units busy at once, LOOP nests (now and then 4 deep) with stepping address registers, RLD,
- * HALT CHAIN, and BAR and GATHER between segments of every slice. */
+ * HALT CHAIN, BAR and GATHER between segments of every slice, and now and then slices that
+ * wait for the host at their start (host.txt). */
 #include "generate.h"
 #include "ops.h"
 
@@ -27,6 +28,7 @@ int gen_family_mix(gen_ctx *c)
 {
     gen_rng *g = &c->rng;
     gen_start_all(c);
+    gen_host_handshake(c);
     for (unsigned s = 0; s < c->cfg.S; s++) {
         uint8_t *todo = c->todo[s];
         unsigned n = 0;

@@ -20,7 +20,6 @@ enum {
     MAX_REPAIRS = 96,       /* model runs to repair one program */
     MAX_STEPS = 400000,     /* the model's step limit while checking */
     IMAGE_MAX = 1 << 17,    /* bytes of each DRAM image (the rest of DRAM is zero) */
-    CHAIN_BYTES = 4096,     /* top of the image: slice 0's HALT CHAIN program */
 };
 
 const gen_family gen_families[] = {
@@ -85,9 +84,9 @@ static void emit_halt(gen_ctx *c, unsigned addr_reg, unsigned count_reg)
 static int chain_program(gen_ctx *c, uint32_t *addr, uint32_t *count)
 {
     uint32_t D = c->cfg.D;
-    if (c->dram_len < 2 * CHAIN_BYTES || CHAIN_BYTES < 2 * D)
+    if (c->dram_len < 2 * GEN_CHAIN_BYTES || GEN_CHAIN_BYTES < 2 * D)
         return -1;
-    uint64_t at = (c->dram_len - CHAIN_BYTES + D - 1) / D * D;
+    uint64_t at = (c->dram_len - GEN_CHAIN_BYTES + D - 1) / D * D;
     gen_prog keep = c->prog[0];
     memset(&c->prog[0], 0, sizeof c->prog[0]);
     c->s = 0;
@@ -146,7 +145,7 @@ static int ctx_init(gen_ctx *c, const otpu_config *cfg, uint64_t seed)
         if (!(c->dram[s] = calloc(1, c->dram_len)))
             return -1;
     }
-    uint64_t chain = c->dram_len >= 2 * CHAIN_BYTES ? CHAIN_BYTES : 0;
+    uint64_t chain = c->dram_len >= 2 * GEN_CHAIN_BYTES ? GEN_CHAIN_BYTES : 0;
     c->tmem = (gen_pool){0, cfg->TMEM_WORDS < 4096 ? cfg->TMEM_WORDS : 4096};
     c->dpool = (gen_pool){0, c->dram_len - chain < 65536 ? c->dram_len - chain : 65536};
     c->act_blocks = cfg->ACT_BLOCKS;
@@ -205,6 +204,28 @@ static void to_bundle(gen_ctx *c, otpu_bundle *b, uint32_t **prog, size_t *pw, u
     b->dram_len = dl;
 }
 
+/* The host steps of the context (host_steps.c) into b (parsed as a bundle's host.txt); 0, or
+ * -1 when out of memory. */
+static int host_to_bundle(const gen_ctx *c, otpu_bundle *b)
+{
+    if (!c->host_len)
+        return 0;
+    char err[256];
+    if (!(b->host_text = malloc(c->host_len)))
+        return -1;
+    memcpy(b->host_text, c->host, c->host_len);
+    b->host_len = c->host_len;
+    return otpu_host_parse(b->host_text, b->host_len, "host.txt", &c->cfg, &b->host, err,
+                           sizeof err);
+}
+
+static void host_free(otpu_bundle *b)
+{
+    otpu_host_script_free(&b->host);
+    free(b->host_text);
+    b->host_text = NULL;
+}
+
 /* The reference's wording of each kind, for an error line when the model's own message
  * is not classified as its kind (otpu_err_classify reads the reference's messages). */
 static const char *reference_wording(otpu_err_kind k)
@@ -228,14 +249,25 @@ enum { RUN_ACCEPT, RUN_REPAIRED, RUN_DISCARD };
 
 /* One model run of the context: accept it (filling *b's expectation), repair it, or
  * discard it. */
+static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_info *info);
+
+/* run_once with the host steps in b: they stay with an accepted bundle */
 static int check_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_info *info)
+{
+    int r = run_once(c, b, msg, msglen, info);
+    if (r != RUN_ACCEPT)
+        host_free(b);
+    return r;
+}
+
+static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_info *info)
 {
     uint32_t *prog[OTPU_MAX_SLICES];
     size_t pw[OTPU_MAX_SLICES], dl[OTPU_MAX_SLICES];
     uint8_t *dram[OTPU_MAX_SLICES];
     to_bundle(c, b, prog, pw, dram, dl);
     otpu_error e;
-    int oom = 0;
+    int oom = host_to_bundle(c, b) != 0;
     for (unsigned s = 0; s < c->cfg.S; s++)
         oom |= !prog[s];
     otpu_machine *m = oom ? NULL : otpu_bundle_machine(b, &e);
@@ -248,7 +280,13 @@ static int check_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_
     const otpu_error *err = otpu_machine_error(m);
     int chained = otpu_machine_chains(m) > 0;
     otpu_error copy = *err;
+    char why[600];
+    /* (a clean run whose host steps fail: a random instruction took the host's flag) */
+    int host_failed = !rc && otpu_machine_host(m) && otpu_host_verdict(otpu_machine_host(m), why,
+                                                                        sizeof why);
     otpu_machine_free(m);
+    if (host_failed)
+        return RUN_DISCARD;
     if (getenv("OTPU_GEN_DEBUG") && rc)
         fprintf(stderr, "DEBUG %s\n", copy.msg);
     if (!rc)

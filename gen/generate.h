@@ -53,6 +53,9 @@ const char *gen_family_stream_refuses(const otpu_config *cfg);
  * (HALT; with chain, slice 0 HALT CHAINs to a short second program in its DRAM). */
 void gen_start_all(gen_ctx *c);
 void gen_end(gen_ctx *c, int chain);
+/* Now and then, slices that start by waiting for the host (a WAITW on a flag, host.txt's
+ * steps write it) (host_steps.c). */
+void gen_host_handshake(gen_ctx *c);
 /* The same collective (BAR or GATHER) at the end of every slice's program so far. */
 void gen_collective(gen_ctx *c, unsigned op);
 

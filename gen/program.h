@@ -19,6 +19,7 @@ enum {
     GEN_MAX_ITERS = 48,        /* product of the open loops' counts */
     GEN_RESERVE = 8,           /* program places kept for its end */
     GEN_TURN_VOP = 256,        /* gen_ctx.turn: after one entry per opcode, VOP functions */
+    GEN_CHAIN_BYTES = 4096,    /* top of each DRAM image: slice 0's HALT CHAIN program */
 };
 
 /* What a register can hold whenever an instruction reads it: base + i*step within [lo, hi]. */
@@ -69,6 +70,8 @@ typedef struct gen_ctx {
     otpu_err_kind want_kind;
     uint32_t want_slice, want_pc;
     char note[128];                 /* desc= */
+    char host[4096];                /* host.txt ("": none; host_steps.c) */
+    size_t host_len;
 } gen_ctx;
 
 /* The current slice's program. */

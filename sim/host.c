@@ -215,7 +215,8 @@ char *otpu_host_step_text(const otpu_host_step *st, char *out, size_t len)
     static const char *const verb[] = {"await", "await", "await", "write", "expect", "args",
                                        "load", "run", "cycles", "polls", "barrier"};
     size_t o = 0;
-#define PUT(...) (o += (size_t)snprintf(out + (o < len ? o : len), o < len ? len - o : 0, __VA_ARGS__))
+#define PUT(...) \
+    (o += (size_t)snprintf(out + (o < len ? o : len), o < len ? len - o : 0, __VA_ARGS__))
     PUT("%s", verb[st->kind]);
     switch (st->kind) {
     case OTPU_HS_AWAIT_WAITW: PUT(" %u waitw", st->slice); break;
@@ -409,30 +410,10 @@ int otpu_host_advance(otpu_host *h, const otpu_host_device *d, void *dev)
     return h->stopped ? -1 : did;
 }
 
-int otpu_host_done(const otpu_host *h)
-{
-    return h->stopped || h->next >= h->script->n;
-}
-
-const otpu_host_step *otpu_host_waiting(const otpu_host *h)
-{
-    return otpu_host_done(h) ? NULL : &h->script->steps[h->next];
-}
-
 const otpu_host_record *otpu_host_records(const otpu_host *h, size_t *n)
 {
     *n = h->nrec;
     return h->rec;
-}
-
-const char *otpu_host_failure(const otpu_host *h)
-{
-    return h->failure[0] ? h->failure : NULL;
-}
-
-int otpu_host_stopped(const otpu_host *h)
-{
-    return h->stopped;
 }
 
 int otpu_host_verdict(const otpu_host *h, char *msg, size_t len)
@@ -441,9 +422,9 @@ int otpu_host_verdict(const otpu_host *h, char *msg, size_t len)
         snprintf(msg, len, "%s", h->failure);
         return -1;
     }
-    const otpu_host_step *st = otpu_host_waiting(h);
-    if (!st)
+    if (h->stopped || h->next >= h->script->n)
         return 0;
+    const otpu_host_step *st = &h->script->steps[h->next];
     char t[160];
     snprintf(msg, len, "host.txt:%d: %s: never reached (the machine stopped first)", st->line,
              otpu_host_step_text(st, t, sizeof t));

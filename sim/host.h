@@ -95,16 +95,10 @@ typedef struct otpu_host otpu_host;
 otpu_host *otpu_host_new(const otpu_host_script *script, uint32_t S, const uint32_t args[8]);
 void otpu_host_free(otpu_host *h);
 /* Runs steps until one must wait: 1 it did something or time is passing (a cycles or polls
- * step in progress), 0 it waits for the machine (an await, a barrier) or is done, -1 it
- * stopped (otpu_host_failure). */
+ * step in progress), 0 it waits for the machine (an await, a barrier) or is done, -1 a step
+ * could not be done (the host stopped; otpu_host_verdict says which). */
 int otpu_host_advance(otpu_host *h, const otpu_host_device *d, void *dev);
-int otpu_host_done(const otpu_host *h);            /* every step done (or the host stopped) */
-/* The step it waits at (NULL when done), for messages. */
-const otpu_host_step *otpu_host_waiting(const otpu_host *h);
 const otpu_host_record *otpu_host_records(const otpu_host *h, size_t *n);
-/* NULL, or what went wrong: the first failed expect, or the step that stopped the host. */
-const char *otpu_host_failure(const otpu_host *h);
-int otpu_host_stopped(const otpu_host *h);          /* a step could not be done */
 /* The outcome after the machine stopped: the failure, or the step never reached (into msg);
  * 0 when every step ran and every expect held. */
 int otpu_host_verdict(const otpu_host *h, char *msg, size_t len);

@@ -16,8 +16,10 @@
  * Slices run in turn, each until it halts or blocks (the reference's order): a BAR or GATHER
  * completes when every live slice waits at one; a WAITW polls its word, and when every
  * slice that can run is blocked the host hook is called (the host writes DRAM), then the
- * WAITWs poll again; one that still does not hold is a timeout error. HALT with CHAIN loads
- * the next program from the slice's DRAM and goes on.
+ * WAITWs poll again; one that still does not hold when the host has nothing more to do is a
+ * timeout error. HALT with CHAIN loads the next program from the slice's DRAM and goes on. A
+ * run bundle's host.txt (host.h) is played through the same hook (otpu_bundle_machine attaches
+ * it); it may also run a halted slice again.
  *
  * Attach a listener (log.h) to receive every instruction's writes. Errors never exit or
  * abort: the run stops and otpu_machine_error() names the slice, pc, instruction, address. */

@@ -385,8 +385,9 @@ TEST(HostSteps, BothSidesMustReachTheSameStepsAndReadTheSameWords)
         otpu_host *rtl = otpu_host_new(&k.b.host, 1, args);
         FakeRtlHost fake;
         fake.word = variant == 1 ? 6 : 5;
-        if (variant > 0) // variant 0: the RTL's host never got past its first step
+        if (variant > 0) { // variant 0: the RTL's host never got past its first step
             EXPECT_EQ(otpu_host_advance(rtl, &dev, &fake), 1);
+        }
         otpu_check_host(run.c, rtl);
         const otpu_divergence *d = otpu_check_first(run.c);
         if (variant == 2) {

@@ -64,7 +64,9 @@ def determinism(exe):
                 for k in list(t):
                     if k.endswith("gen.txt"):
                         t[k] = t[k].replace(d.encode(), b"OUT")
-            assert len(ta) == 6 * 4, f"{family}: {len(ta)} files, want 6 bundles of 4"
+            hosts = sum(1 for k in ta if k.endswith("host.txt"))  # (mix: the host's steps)
+            assert len(ta) == 6 * 4 + hosts, f"{family}: {len(ta)} files, want 6 bundles of 4"
+            assert family == "mix" or not hosts, f"{family}: host steps"
             assert ta == tb, f"{family}: two runs of the same command differ"
             # and another seed gives other programs
             with tempfile.TemporaryDirectory() as c:
@@ -87,6 +89,9 @@ def determinism(exe):
     print("determinism over an earlier bundle: ok")
 
 
+HOSTED = []  # bundles with host steps (host.txt) check_bundles ran
+
+
 def check_bundles(sim, folder):
     """Run every bundle of folder in otpu-sim; returns (ok, error) counts."""
     n_ok = n_err = 0
@@ -95,6 +100,9 @@ def check_bundles(sim, folder):
         case = read_kv(os.path.join(b, "case.txt"))
         info = read_kv(os.path.join(b, "gen.txt"))
         r = subprocess.run([sim, "run", b], capture_output=True, text=True, timeout=120)
+        if os.path.exists(os.path.join(b, "host.txt")):  # every step reached, every expect held
+            HOSTED.append(b)
+            assert "steps done" in r.stdout and "host:" not in r.stderr, f"{b}: {r.stderr}"
         if case["expect"] == "ok":
             assert r.returncode == 0, f"{b}: expect=ok but otpu-sim exit {r.returncode}: {r.stderr}"
             n_ok += 1
@@ -122,7 +130,11 @@ def validity(exe, sim, n, extra):
                 assert n_err == n, f"error family: {n_ok} bundles ran clean"
             else:
                 assert n_ok == n, f"{family}: {n_err} bundles expect an error"
-        print(f"validity {family} {' '.join(extra)}: {n_ok} ok, {n_err} expected errors")
+            hosted = sum(1 for b in HOSTED if b.startswith(d))
+            # the mix family's slices wait for the host now and then (40% of its bundles)
+            assert family != "mix" or n < 20 or hosted > 0, "mix: no bundle with host steps"
+        print(f"validity {family} {' '.join(extra)}: {n_ok} ok, {n_err} expected errors, "
+              f"{hosted} with host steps")
 
 
 def bad_input(exe):
@@ -203,6 +215,8 @@ def revision(exe, sim, n):
                 b = os.path.join(d, name)
                 kv = read_kv(os.path.join(b, "case.txt"))
                 assert kv.get("REV") == "acf0c1c6", b
+                assert not os.path.exists(os.path.join(b, "host.txt")), f"{b}: host steps " \
+                    "without WAITW"
                 # that revision has no run arguments (its RTL's testbench cannot set R8..R15)
                 assert "ARGS" not in kv, f"{b}: ARGS={kv.get('ARGS')}"
                 for p in (f for f in os.listdir(b) if f.startswith("prog_")):

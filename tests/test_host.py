@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Host steps (host.txt, docs/bundle.md): every scenario of tests/host_scenarios.py gives the same
-outcome and the same final state in otpu-sim and otpu-rtl and passes otpu-lockstep; planted
+"""Host steps (host.txt, docs/bundle.md): every scenario of tests/host_scenarios.py gives the
+same outcome and the same final state in otpu-sim and otpu-rtl and passes otpu-lockstep; planted
 faults (a WAITW the RTL retires before its word holds, a WAITW that times out on the RTL's side
-only) are found and blamed on the WAITW; a failing or unreached step, a misused step and a bad
-host.txt get the messages and exit codes the format promises; examples/host is current.
+only) are found and blamed on the WAITW; the SystemC top plays the steps too; a failing or
+unreached step, a misused step and a bad host.txt get the messages and exit codes the format
+promises; examples/host is current.
 
 usage: test_host.py OTPU_SIM OTPU_RTL OTPU_LOCKSTEP EXAMPLES_HOST"""
 import filecmp
@@ -69,6 +70,10 @@ def main():
         want = "lockstep: PASS with the expected waitw-timeout error" if error else \
             "lockstep: PASS ("
         check(f"{n}: otpu-lockstep passes", rl == 0 and want in outl, outl[-2500:])
+
+    rl, outl = run(lockstep, "run", os.path.join(gen, "three_programs"), "--systemc")
+    check("three_programs: the SystemC top plays the host's steps too",
+          rl == 0 and "lockstep: PASS (" in outl and "9 host steps" in outl, outl[-2500:])
 
     # a WAITW the RTL retires before its word holds
     rep = os.path.join(tmp, "early")

@@ -11,7 +11,8 @@ With it:
   - generated programs of that revision (otpu-gen --rev acf0c1c6, fixed seeds) pass, except
     the ones that hit the three documented differences between openTPU's RTL and its own
     simulator (README, "openTPU's RTL"), which must diverge exactly where documented;
-  - bad input is refused before anything runs (another revision, run arguments, faults);
+  - bad input is refused before anything runs (another revision, run arguments, faults, host
+    steps);
   - an opcode the RTL has no unit for stops both sides at it, after the window drains;
   - ^C during a run leaves none of the files staged for openTPU's RTL behind;
   - a fault planted in a copy of the RTL (a flipped VPU result bit, a dropped DMA write, the
@@ -146,6 +147,12 @@ def refused(tools, opentpu, vectors, isa, tmp):
     p = run([rtl, "run", big, "--dut", "opentpu=" + opentpu])
     check(p.returncode == 2 and "at most 256 MiB" in p.stderr and "building" not in p.stderr,
           f"the board's 4 GiB DRAM is refused before any build: {p.stderr.strip()[-200:]}")
+    hosted = variant(isa, os.path.join(tmp, "hosted"), lambda t: t)
+    with open(os.path.join(hosted, "host.txt"), "w") as f:
+        f.write("await all halted\n")
+    p = run([lock, "run", hosted, "--dut", "opentpu=" + opentpu])
+    check(p.returncode == 2 and "host steps (host.txt)" in p.stderr and "building" not in p.stderr,
+          f"host steps the adapter cannot play are refused: {p.stderr.strip()[-200:]}")
     p = run([rtl, "run", os.path.join(isa, "peer_fuzz1_91001"), "--dut", "opentpu=" + opentpu,
              "+otpu_drop_unit=0", "+otpu_drop_n=1"])
     check(p.returncode == 2 and "openTPU's RTL has none" in p.stderr,
