@@ -30,8 +30,9 @@ package otpu_dpi;
   // every cycle; nothing is computed on the C side.
   // otpu_host_poll(sid, waiting): a WAITW read that did not hold (1); the WAITW ended (0)
   import "DPI-C" function void otpu_host_poll(input int sid, input int waiting);
-  // otpu_host_level(sid, halted, collective): the slice halted (or stopped), waits at a BAR
-  import "DPI-C" function void otpu_host_level(input int sid, input int halted,
+  // otpu_host_level(sid, halted, error, collective): the slice halted, stopped with an error,
+  // waits at a BAR or GATHER
+  import "DPI-C" function void otpu_host_level(input int sid, input int halted, input int error,
                                                input int collective);
   // otpu_host_dram(sid, addr, data): the host's next DRAM access: 0 none, 1 write data at
   // addr (a byte address), 2 read addr (answered with otpu_host_dram_read)

@@ -47,12 +47,14 @@ module otpu_rtl_tb
   assign any_error = |error;
 
   // the levels host.txt's steps wait on (rtl/otpu_dpi.sv), reported as they change
-  logic [S-1:0] host_h_q, host_c_q;
+  logic [S-1:0] host_h_q, host_e_q, host_c_q;
   always_ff @(posedge clk) begin
     for (int s = 0; s < S; s++)
-      if (!rst && ((halted[s] | error[s]) != host_h_q[s] || u_top.coll_req[s] != host_c_q[s]))
-        otpu_dpi::otpu_host_level(s, int'(halted[s] | error[s]), int'(u_top.coll_req[s]));
-    host_h_q <= rst ? '0 : halted | error;
+      if (!rst && (halted[s] != host_h_q[s] || error[s] != host_e_q[s] ||
+                   u_top.coll_req[s] != host_c_q[s]))
+        otpu_dpi::otpu_host_level(s, int'(halted[s]), int'(error[s]), int'(u_top.coll_req[s]));
+    host_h_q <= rst ? '0 : halted;
+    host_e_q <= rst ? '0 : error;
     host_c_q <= rst ? '0 : u_top.coll_req;
   end
 

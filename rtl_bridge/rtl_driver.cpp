@@ -478,7 +478,11 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
                     "tracing when --fst is given)\n");
     return 2;
   }
-  auto tick = [&]() { top->tick(!fst.empty() && sim.cycle >= la.fst_from); };
+  uint64_t edges = 0;  // every clock edge, reset included: the host's clock
+  auto tick = [&]() {
+    top->tick(!fst.empty() && sim.cycle >= la.fst_from);
+    edges++;
+  };
 
   const bool ev_en = sim.events != nullptr || la.on;
   top->set_inputs(true, false, ev_en);
@@ -506,7 +510,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   tick();
   tick();
   // the host's steps before its first wait, in reset (before any instruction)
-  for (int n = 0; n < 1000000 && rtl_host_advance(0) > 0; n++) tick();
+  while (rtl_host_advance(edges) > 0 && edges < o.max_cycles) tick();
   top->set_inputs(false, false, ev_en);
   bool timeout = false;
   int host_busy = 0;
@@ -521,7 +525,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     }
     sim.cycle++;
     tick();
-    host_busy = rtl_host_advance(sim.cycle);
+    host_busy = rtl_host_advance(edges);
     if (chk) {
       otpu_ls_cycle(sim.ls, sim.cycle);
       if (!la.keep_going && otpu_check_count(chk)) break;  // the first divergence

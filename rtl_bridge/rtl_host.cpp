@@ -17,7 +17,7 @@ struct Access {
 };
 
 struct Slice {
-  bool polling = false, halted = false, collective = false;
+  bool polling = false, halted = false, error = false, collective = false;
   uint64_t polls = 0;
   std::deque<Access> queue;             // taken by the DRAM, one edge later
   const uint32_t *writing = nullptr;    // the words of the write step in the queue
@@ -42,10 +42,10 @@ Slice *slice(int sid) {
 Slice &at(void *dev, uint32_t s) { return static_cast<Host *>(dev)->sl[s]; }
 
 int polling(void *d, uint32_t s) { return at(d, s).polling && !at(d, s).halted; }
-int halted(void *d, uint32_t s) { return at(d, s).halted; }
+int halted(void *d, uint32_t s) { return at(d, s).halted || at(d, s).error; }
 int stopped(void *d, uint32_t s) {
   const Slice &x = at(d, s);
-  return x.halted || x.polling || x.collective;
+  return x.halted || x.error || x.polling || x.collective;
 }
 uint64_t polls(void *d, uint32_t s) { return at(d, s).polls; }
 uint64_t now(void *d) { return static_cast<Host *>(d)->cycle; }
@@ -110,13 +110,16 @@ void rtl_host_close() {
 int rtl_host_advance(uint64_t cycle) {
   if (!g_host || !g_host->exec) return 0;
   g_host->cycle = cycle;
+  // a slice stopped with an error ends the run, as in the model: the host has done its part
+  for (const Slice &x : g_host->sl)
+    if (x.error) return 0;
   return otpu_host_advance(g_host->exec, &kDevice, g_host);
 }
 
 bool rtl_host_saw_stop() {
   if (!g_host) return true;
   for (const Slice &x : g_host->sl)
-    if (!x.halted) return false;
+    if (!x.halted && !x.error) return false;
   return true;
 }
 
@@ -130,9 +133,10 @@ void otpu_host_poll(int sid, int waiting) {
   }
 }
 
-void otpu_host_level(int sid, int is_halted, int collective) {
+void otpu_host_level(int sid, int is_halted, int error, int collective) {
   if (Slice *x = slice(sid)) {
     x->halted = is_halted != 0;
+    x->error = error != 0;
     x->collective = collective != 0;
   }
 }
