@@ -238,8 +238,9 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     if (info && info->wave) {
         fprintf(f, "{\"file\": ");
         jstr(f, info->wave);
-        fprintf(f, ", \"from_cycle\": %" PRIu64 ", \"to_cycle\": %" PRIu64 "}", info->wave_from,
-                info->wave_to);
+        fprintf(f, ", \"from_cycle\": %" PRIu64 ", \"to_cycle\": %" PRIu64
+                ", \"marker_time\": %" PRIu64 "}", info->wave_from, info->wave_to,
+                info->wave_marker);
     } else {
         fprintf(f, "null");
     }

@@ -18,6 +18,7 @@ typedef struct {
     const char *wave;     /* the waveform window's file, or NULL */
     uint64_t wave_from, wave_to;
     uint64_t divergences; /* total counted (keep-going) */
+    uint64_t wave_marker; /* the waveform's time (its units) showing the diverging record */
 } otpu_report_info;
 
 /* ulp distance of two fp32 bit patterns (0 when equal; a large number across NaN/sign). */

@@ -27,6 +27,7 @@
 #include "lockstep_cov.h"
 #include "proc.h"
 #include "rtl_build.h"
+#include "wave_view.h"
 
 namespace {
 
@@ -76,7 +77,7 @@ int bad(const std::string &msg) {
 
 // The files a run writes into its report folder (removed at the start of a run, so a folder
 // never mixes two runs).
-const char *const kReportFiles[] = {"divergence.txt", "divergence.json", "wave.fst"};
+const char *const kReportFiles[] = {"divergence.txt", "divergence.json", "wave.fst", "wave.gtkw"};
 
 void clear_report(const std::string &dir) {
   for (const char *f : kReportFiles) unlink((dir + "/" + f).c_str());
@@ -123,6 +124,18 @@ int run(const std::vector<std::string> &argv, Cleanup cleanup) {
     return kExitCrash;
   }
   return st.code == 127 ? kExitCrash : st.code;
+}
+
+// a divergence.json's kind, slice and cycle, to compare two runs by ("" without one)
+std::string divergence_line(const std::string &report) {
+  std::string body;
+  if (!read_file(report + "/divergence.json", &body)) return "";
+  auto field = [&](const char *key) {
+    size_t k = body.find(key);
+    if (k == std::string::npos) return std::string();
+    return body.substr(k, body.find_first_of(",\n", k) - k);
+  };
+  return field("\"kind\":") + " " + field("\"slice\":") + " " + field("\"cycle\":");
 }
 
 // the "cycle" of a divergence.json
@@ -292,14 +305,25 @@ int cmd_run(int argc, char **argv) {
     return rc;
   }
   uint64_t from = cycle > window ? cycle - window : 0;
+  std::string first = divergence_line(report);
   cmd[0] = traced;
-  cmd.insert(cmd.end(), {"--fst", report + "/wave.fst", "--fst-from", std::to_string(from)});
-  fprintf(stderr, "otpu-lockstep: re-running with waveforms for cycles %llu..%llu\n",
-          (unsigned long long)from, (unsigned long long)cycle);
+  cmd.insert(cmd.end(), {"--fst", report + "/wave.fst", "--fst-from", std::to_string(from),
+                         "--quiet"});
   int again = run(cmd, [&] { unlink((report + "/wave.fst").c_str()); });
-  if (again != rc)
-    fprintf(stderr, "otpu-lockstep: the re-run ended differently (exit %d, first %d): the run is "
-                    "not deterministic\n", again, rc);
+  std::string second = divergence_line(report);
+  if (again != rc || second != first) {
+    fprintf(stderr, "otpu-lockstep: the traced re-run ended differently (exit %d, first %d; %s, "
+                    "first %s): the run is not deterministic, a finding of its own\n", again, rc,
+            second.c_str(), first.c_str());
+    return rc;
+  }
+  std::string no_view;
+  if (!write_wave_view(report, &no_view))
+    fprintf(stderr, "otpu-lockstep: no wave.gtkw: %s\n", no_view.c_str());
+  printf("lockstep: waveform %s/wave.fst (cycles %llu..%llu)%s%s\n", report.c_str(),
+         (unsigned long long)from, (unsigned long long)cycle,
+         no_view.empty() ? "; open it at the divergence: gtkwave " : "",
+         no_view.empty() ? shell_quote(report + "/wave.gtkw").c_str() : "");
   return rc;
 }
 

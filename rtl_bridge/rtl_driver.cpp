@@ -202,6 +202,7 @@ int read_state(void *user, uint32_t s, otpu_rtl_state *out) {
 
 struct LockstepArgs {
   bool on = false, keep_going = false, progress = false;
+  bool quiet = false;  // the report files only: nothing on stdout (otpu-lockstep's re-run)
   std::string report, repro;
   uint64_t hang_cycles = 0, fst_from = 0;
 };
@@ -255,7 +256,7 @@ int expectation_verdict(const otpu_bundle &b, const otpu_error *e, const char *c
 
 // The verdict: the report files, one line on stdout; the exit status.
 int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &bundle,
-                     const std::string &fst, uint64_t cycles) {
+                     const std::string &fst, uint64_t cycles, uint64_t marker) {
   otpu_checker *c = otpu_ls_checker(sim.ls);
   const otpu_divergence *d = otpu_check_first(c);
   if (const char *bad = otpu_ls_bad_call(sim.ls))
@@ -291,6 +292,7 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
     info.wave = fst.c_str();
     info.wave_from = la.fst_from;
     info.wave_to = cycles;
+    info.wave_marker = marker;
   }
   if (!la.report.empty()) {
     mkdir(la.report.c_str(), 0777);
@@ -301,6 +303,7 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
     if (!f || !g)
         fprintf(stderr, "otpu-lockstep: cannot write the report into %s\n", la.report.c_str());
   }
+  if (la.quiet) return d->kind == OTPU_DIV_HANG ? 3 : 1;
   otpu_report_text(stdout, d, &info);
   printf("lockstep: DIVERGENCE %s at slice %u cycle %" PRIu64 " (%" PRIu64 " counted)%s%s\n",
          otpu_div_kind_name(d->kind), d->slice, d->cycle, otpu_check_count(c),
@@ -351,6 +354,7 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
     else if (a == "--lockstep") la.on = true;
     else if (a == "--keep-going") la.keep_going = true;
     else if (a == "--progress") la.progress = true;
+    else if (a == "--quiet") la.quiet = true;
     else if (a == "--report") ok = val(&la.report);
     else if (a == "--repro") ok = val(&la.repro);
     else if (a == "--hang-cycles") ok = val(&v) && number(v, &la.hang_cycles);
@@ -383,14 +387,15 @@ void make_dumps(Sim *sim, const otpu_config &c) {
   }
 }
 
-// Each slice's state after the run (and on a timeout, what is still in flight). True if a
-// slice stopped with an error.
-bool print_slices(const Sim &sim, bool timeout) {
-  printf("cycles=%" PRIu64 "\n", sim.cycle);
+// Each slice's state after the run (and on a timeout, what is still in flight), unless quiet.
+// True if a slice stopped with an error.
+bool print_slices(const Sim &sim, bool timeout, bool quiet) {
   bool any_error = false;
+  for (const SliceDump &d : sim.dump) any_error = any_error || d.state[1];
+  if (quiet) return any_error;
+  printf("cycles=%" PRIu64 "\n", sim.cycle);
   for (size_t s = 0; s < sim.dump.size(); s++) {
     const SliceDump &d = sim.dump[s];
-    any_error = any_error || d.state[1];
     printf("slice %zu: icount=%u pc=%u halted=%u error=%u\n", s, d.state[3], d.state[2],
            d.state[0], d.state[1]);
     if (!timeout) continue;
@@ -514,6 +519,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   top->set_inputs(false, false, ev_en);
   bool timeout = false;
   int host_busy = 0;
+  uint64_t marker = 0;  // the waveform's time of the first divergence
   otpu_checker *chk = sim.ls ? otpu_ls_checker(sim.ls) : nullptr;
   bool show = la.progress || (sim.ls && isatty(2));
   double t0 = now_s(), next_note = t0 + 1.0;
@@ -528,6 +534,9 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
     host_busy = rtl_host_advance(edges);
     if (chk) {
       otpu_ls_cycle(sim.ls, sim.cycle);
+      // the waveform's time of the values this edge sampled (each edge is one time unit: the
+      // falling edge before this rising one)
+      if (otpu_check_count(chk) && !marker) marker = 2 * edges - 2;
       if (!la.keep_going && otpu_check_count(chk)) break;  // the first divergence
       if (show && (sim.cycle & 1023) == 0 && now_s() >= next_note) {
         double dt = now_s() - t0;
@@ -545,7 +554,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   top->finish();
   if (sim.events && sim.events != stdout) fclose(sim.events);
 
-  bool any_error = print_slices(sim, timeout);
+  bool any_error = print_slices(sim, timeout, la.quiet);
   if (!o.dump_dir.empty()) {
     for (uint32_t s = 0; s < c.S; s++)
       if (!write_final(o.dump_dir, int(s), sim.dump[s])) return 2;
@@ -553,7 +562,8 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   if (sim.ls) {
     otpu_ls_end(sim.ls);  // (the halted slices are judged here: the dump holds their state)
     if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
-    int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle);
+    // (a divergence found at the end, as the end state: the last edge)
+    int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle, marker ? marker : 2 * edges - 2);
     otpu_ls_close(sim.ls);
     return rc;
   }

@@ -4,7 +4,7 @@
 //
 //   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [+plusargs]
 //                [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress]
-//                 [--repro CMD] [--fst-from CYCLE]]
+//                 [--repro CMD] [--fst-from CYCLE] [--quiet]]
 //
 // It loads the bundle into the RTL's memories (the DPI functions of rtl/otpu_dpi.sv), runs until
 // every slice has halted or stopped with an error, or the cycle limit, prints the cycles and each
@@ -14,6 +14,7 @@
 // With --lockstep the C model runs beside the RTL (dpi/lockstep.h): every event is judged as it
 // happens; the first divergence stops the run (or is counted, --keep-going) and the report is
 // written into --report DIR; the exit status is then 0 pass, 1 divergence, 3 hang/timeout.
+// --quiet writes the report files and prints nothing on stdout.
 #ifndef OTPU_RTL_DRIVER_H
 #define OTPU_RTL_DRIVER_H
 

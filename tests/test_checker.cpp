@@ -272,7 +272,7 @@ TEST(Report, TextAndJsonCarryTheFacts)
                                   !strcmp(e.ins.disasm, d->ins.disasm));
     }
     EXPECT_TRUE(own_start);
-    otpu_report_info info{"BUNDLE", "otpu-lockstep run BUNDLE", "wave.fst", 10, 20, 1};
+    otpu_report_info info{"BUNDLE", "otpu-lockstep run BUNDLE", "wave.fst", 10, 20, 1, 41};
     char *buf = nullptr;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
