@@ -54,6 +54,9 @@ static void on_issue(void *u, uint32_t s, uint64_t n, uint32_t pc, const otpu_in
     r->pc = pc;
     r->ins = *in;
     r->ops = otpu_operands(in, v.R);
+    memcpy(r->R, v.R, sizeof r->R);
+    r->loop_depth = v.loop_depth;
+    memcpy(r->loops, v.loops, sizeof r->loops);
     r->unit = otpu_op_unit(in->op);
     r->nfp = otpu_footprint(c->cfg, in, v.R, v.tmem, r->fp);
     if (ss->tail)

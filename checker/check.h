@@ -82,7 +82,8 @@ typedef struct {
     int has_ins;
     otpu_div_instr ins;        /* the failing instruction */
     uint32_t unit;
-    unsigned loop_depth;
+    unsigned loop_depth;       /* the LOOPs the failing instruction issued in (or, without
+                                * one, the slice's when the divergence was found) */
     struct {
         uint32_t iteration, total, start, end;
     } loops[4];
@@ -99,6 +100,9 @@ typedef struct {
     otpu_div_instr other;
     char detail[320];          /* one sentence: what the design did and what was expected */
     int host_line;             /* HOST: the step's line in host.txt */
+    int has_regs;              /* the registers the failing instruction issued with */
+    uint32_t regs[16];
+    uint32_t expected_mask;    /* DRAM: the bytes the model's write of the location has */
     size_t nhistory;
     otpu_div_event history[OTPU_DIV_HISTORY]; /* oldest first */
     size_t ninputs;

@@ -59,6 +59,7 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
     ck_written(&d, space, addr, data, mask);
     d.has_expected = m != OTPU_MATCH_STRAY;
     d.expected = want;
+    d.expected_mask = wmask;
     if (m == OTPU_MATCH_VALUE)
         return ck_diverge(c, OTPU_DIV_VALUE, s, r, &d, "expected %08x, the RTL wrote %08x", want,
                           data);
@@ -66,6 +67,19 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
         return ck_diverge(c, OTPU_DIV_DUPLICATE, s, r, &d,
                        "this location was already written as often as the model writes it");
     return ck_diverge(c, OTPU_DIV_STRAY, s, r, &d, "the instruction does not write this location");
+}
+
+/* The sequencer's instruction that made the model's register write w (LI, ADDI, RLD). */
+static void seq_instruction(const otpu_checker *c, uint32_t s, const regw *w, otpu_divergence *d)
+{
+    otpu_slice_view v = otpu_machine_view(c->m, s);
+    if (w->pc >= v.nprog)
+        return;
+    d->has_ins = 1;
+    d->ins.n = w->n;
+    d->ins.pc = w->pc;
+    otpu_disasm(&v.prog[w->pc], d->ins.disasm, sizeof d->ins.disasm);
+    d->unit = OTPU_UNIT_SEQ;
 }
 
 int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
@@ -102,6 +116,7 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
         ck_written(&d, OTPU_SP_REG, w.r, value, 0);
         d.has_expected = 1;
         d.expected = w.v;
+        seq_instruction(c, s, &w, &d);
         return ck_diverge(c, OTPU_DIV_REGISTER, s, NULL, &d,
                        "pc %u (n %llu): expected R%u = %08x, the RTL wrote R%u = %08x", w.pc,
                        (unsigned long long)w.n, w.r, w.v, reg, value);

@@ -59,24 +59,32 @@ static void report_event(const event *e, otpu_div_event *d)
 /* tile (row, column) of an output word of a VOP or MM */
 static void tile(const rec *r, otpu_divergence *d)
 {
-    uint64_t base, stride, cols;
+    uint64_t base, stride, cols, rows;
     if (d->space != OTPU_SP_TMEM)
         return;
     if (r->ops.format == OTPU_FMT_VOP) {
         base = r->ops.vop.dst.value;
         stride = r->ops.vop.drs;
         cols = r->ops.vop.cols;
+        rows = r->ops.vop.rows;
     } else if (r->ops.format == OTPU_FMT_MM) {
         base = r->ops.mm.out.value;
         stride = r->ops.mm.ors;
         cols = r->ops.mm.N;
+        rows = r->ops.mm.M;
     } else {
         return;
     }
-    if (d->addr < base || !stride)
+    if (d->addr < base)
         return;
     uint64_t off = d->addr - base;
-    if (off % stride < cols || r->ops.format == OTPU_FMT_VOP) {
+    if (rows <= 1 || !stride) { /* one row: its stride is not used */
+        if (off < cols) {
+            d->has_tile = 1;
+            d->row = 0;
+            d->col = (uint32_t)off;
+        }
+    } else if (off % stride < cols || r->ops.format == OTPU_FMT_VOP) {
         d->has_tile = 1;
         d->row = (uint32_t)(off / stride);
         d->col = (uint32_t)(off % stride);
@@ -88,7 +96,11 @@ static void inputs(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d
 {
     for (size_t k = 0; k < r->nfp && d->ninputs < OTPU_DIV_INPUTS; k++) {
         const otpu_range *in = &r->fp[k];
-        if (in->write || in->space == OTPU_SP_REG)
+        int seen = 0; /* (a VOP's a and b may be one range) */
+        for (size_t j = 0; j < d->ninputs; j++)
+            seen |= d->inputs[j].space == in->space && d->inputs[j].lo == in->lo &&
+                    d->inputs[j].hi == in->hi;
+        if (in->write || in->space == OTPU_SP_REG || seen)
             continue;
         otpu_div_input *x = &d->inputs[d->ninputs++];
         memset(x, 0, sizeof *x);
@@ -163,20 +175,24 @@ int ck_diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r,
     vsnprintf(f->detail, sizeof f->detail, fmt, ap);
     va_end(ap);
     otpu_slice_view v = otpu_machine_view(c->m, s);
+    /* the loop nest the failing instruction issued in, not the model's now: it runs ahead */
+    unsigned depth = r ? r->loop_depth : v.loop_depth;
+    for (unsigned k = 0; k < depth; k++) {
+        f->loops[k].iteration = r ? r->loops[k].iteration : v.loops[k].iteration;
+        f->loops[k].total = r ? r->loops[k].total : v.loops[k].total;
+        f->loops[k].start = r ? r->loops[k].start : v.loops[k].start;
+        f->loops[k].end = r ? r->loops[k].end : v.loops[k].end;
+    }
+    f->loop_depth = depth;
     if (r) {
         f->has_ins = 1;
         ck_describe(r, &f->ins);
         f->unit = r->unit;
+        f->has_regs = 1;
+        memcpy(f->regs, r->R, sizeof f->regs);
         inputs(c, s, r, f);
         if (f->has_loc)
             tile(r, f);
-    }
-    f->loop_depth = v.loop_depth;
-    for (unsigned k = 0; k < v.loop_depth; k++) {
-        f->loops[k].iteration = v.loops[k].iteration;
-        f->loops[k].total = v.loops[k].total;
-        f->loops[k].start = v.loops[k].start;
-        f->loops[k].end = v.loops[k].end;
     }
     uint64_t lim = c->nhist < HISTORY ? c->nhist : HISTORY;
     for (uint64_t i = 0; i < lim; i++)

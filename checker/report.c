@@ -24,9 +24,41 @@ uint64_t otpu_ulp_distance(uint32_t a, uint32_t b)
     return (uint64_t)(d < 0 ? -d : d);
 }
 
+/* DRAM bytes (QST's int8 data and the bytes of a word) are no fp32: bytes and masks instead */
+static int byte_write(const otpu_divergence *d)
+{
+    return d->space == OTPU_SP_DRAM && ((d->mask && d->mask != 0xF) ||
+                                        (d->has_expected && d->expected_mask &&
+                                         d->expected_mask != 0xF));
+}
+
 static int is_float_space(const otpu_divergence *d)
 {
-    return d->space == OTPU_SP_TMEM || d->space == OTPU_SP_ASCALE || d->space == OTPU_SP_DRAM;
+    return (d->space == OTPU_SP_TMEM || d->space == OTPU_SP_ASCALE || d->space == OTPU_SP_DRAM) &&
+           !byte_write(d);
+}
+
+/* "byte 1 = 0x13 (int8 19)" for each byte of mask */
+static void bytes_text(FILE *f, uint32_t bits, uint32_t mask)
+{
+    fprintf(f, "%08x mask %#x:", bits, mask);
+    for (int b = 0; b < 4; b++)
+        if (mask >> b & 1)
+            fprintf(f, " byte %d = 0x%02x (int8 %d)", b, bits >> (8 * b) & 0xFF,
+                    (int)(int8_t)(bits >> (8 * b)));
+    fprintf(f, "\n");
+}
+
+static void regs_text(FILE *f, const otpu_divergence *d)
+{
+    if (!d->has_regs)
+        return;
+    int any = 0;
+    fprintf(f, "  registers it issued with:");
+    for (int r = 1; r < 16; r++)
+        if (d->regs[r])
+            any = fprintf(f, " R%d=%#x", r, d->regs[r]);
+    fprintf(f, any ? " (the others 0)\n" : " all 0\n");
 }
 
 static void loops_text(FILE *f, const otpu_divergence *d)
@@ -51,21 +83,27 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
         fprintf(f, "  instruction n=%" PRIu64 " pc=%u unit %s: %s\n", d->ins.n, d->ins.pc,
                 otpu_unit_name((otpu_unit)d->unit), d->ins.disasm);
     loops_text(f, d);
+    regs_text(f, d);
     if (d->has_loc) {
         fprintf(f, "  location: %s %#" PRIx64, space_name(d->space), d->addr);
         if (d->has_tile)
             fprintf(f, " (tile row %u, column %u)", d->row, d->col);
-        if (d->space == OTPU_SP_DRAM && d->mask && d->mask != 0xF)
-            fprintf(f, " bytes mask %#x", d->mask);
         fprintf(f, "\n");
     }
     int fl = is_float_space(d);
-    if (d->has_expected)
-        fprintf(f, fl ? "  expected: %08x (%.9g)\n" : "  expected: %08x\n", d->expected,
-                (double)otpu_float_of(d->expected));
-    if (d->has_actual)
-        fprintf(f, fl ? "  actual:   %08x (%.9g)\n" : "  actual:   %08x\n", d->actual,
-                (double)otpu_float_of(d->actual));
+    if (byte_write(d)) {
+        if (d->has_expected)
+            fprintf(f, "  expected: "), bytes_text(f, d->expected, d->expected_mask);
+        if (d->has_actual)
+            fprintf(f, "  actual:   "), bytes_text(f, d->actual, d->mask);
+    } else {
+        if (d->has_expected)
+            fprintf(f, fl ? "  expected: %08x (%.9g)\n" : "  expected: %08x\n", d->expected,
+                    (double)otpu_float_of(d->expected));
+        if (d->has_actual)
+            fprintf(f, fl ? "  actual:   %08x (%.9g)\n" : "  actual:   %08x\n", d->actual,
+                    (double)otpu_float_of(d->actual));
+    }
     if (d->has_expected && d->has_actual && fl)
         fprintf(f, "  ulp distance: %" PRIu64 "\n", otpu_ulp_distance(d->expected, d->actual));
     if (d->has_loc)
@@ -138,9 +176,19 @@ static void jins(FILE *f, const otpu_div_instr *i)
     fprintf(f, "}");
 }
 
-static void jbits(FILE *f, const char *key, uint32_t b, int fl)
+static void jbits(FILE *f, const char *key, uint32_t b, int fl, uint32_t bytes)
 {
     fprintf(f, ",\n  \"%s\": {\"bits\": \"%08x\"", key, b);
+    if (bytes) {
+        fprintf(f, ", \"mask\": %u, \"bytes\": [", bytes);
+        for (int k = 0, first = 1; k < 4; k++)
+            if (bytes >> k & 1) {
+                fprintf(f, "%s{\"byte\": %d, \"hex\": \"%02x\", \"int8\": %d}", first ? "" : ", ",
+                        k, b >> (8 * k) & 0xFF, (int)(int8_t)(b >> (8 * k)));
+                first = 0;
+            }
+        fprintf(f, "]");
+    }
     if (fl) {
         char num[48];
         float x = otpu_float_of(b);
@@ -202,11 +250,17 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     } else {
         fprintf(f, ",\n  \"location\": null");
     }
-    int fl = is_float_space(d);
+    int fl = is_float_space(d), by = byte_write(d);
     if (d->has_expected)
-        jbits(f, "expected", d->expected, fl);
+        jbits(f, "expected", d->expected, fl, by ? d->expected_mask : 0);
     if (d->has_actual)
-        jbits(f, "actual", d->actual, fl);
+        jbits(f, "actual", d->actual, fl, by ? d->mask : 0);
+    if (d->has_regs) {
+        fprintf(f, ",\n  \"registers\": [");
+        for (int r = 0; r < 16; r++)
+            fprintf(f, "%s%u", r ? ", " : "", d->regs[r]);
+        fprintf(f, "]");
+    }
     if (d->has_expected && d->has_actual && fl)
         fprintf(f, ",\n  \"ulp_distance\": %" PRIu64, otpu_ulp_distance(d->expected, d->actual));
     fprintf(f, ",\n  \"other_differing_locations\": %" PRIu64, d->other_diffs);

@@ -19,6 +19,11 @@ typedef struct rec {
     uint32_t pc, slot, unit;
     otpu_instr ins;
     otpu_ops ops;             /* its operands, with the registers it issued with */
+    uint32_t R[16];           /* those registers */
+    unsigned loop_depth;      /* the LOOPs it issued in (otpu_slice_view's, outermost first) */
+    struct {
+        uint32_t start, end, iteration, total;
+    } loops[4];
     otpu_range fp[OTPU_FOOTPRINT_MAX];
     size_t nfp;
     int retired;              /* the model has finished it: exp holds its writes */

@@ -224,10 +224,17 @@ int cmd_run(int argc, char **argv) {
       return bad("--coverage " + printable(coverage) + ": its folder cannot be written");
   }
 
-  std::string exe;
+  std::string exe, key;
   if (dut.opentpu) fprintf(stderr, "otpu-lockstep: %s\n", dut_note(dut).c_str());
-  int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe, "", dut);
+  int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe, "", dut,
+                         &key);
   if (rc) return rc;
+  // a repro names the RTL it ran: another one now (the sources changed) reproduces nothing
+  const char *want = getenv("OTPU_RTL_KEY");
+  if (want && *want && key != want)
+    return bad(std::string("OTPU_RTL_KEY=") + printable(want) + " names the RTL build this run "
+               "was recorded on; the RTL under test now is " + key + " (its sources, the Config "
+               "or the Verilator flags changed): nothing to reproduce");
   bool made = false;
   if (!no_check) {
     struct stat st;
@@ -259,7 +266,10 @@ int cmd_run(int argc, char **argv) {
     clear_report(report);
     if (made) rmdir(report.c_str());
   };
-  std::string repro = "otpu-lockstep run " + shell_quote(bundle);
+  // the repro names everything that selects the RTL under test (the bundle's REV= selects the
+  // model's revision): its sources, its build's key, the DUT
+  std::string repro = "OTPU_SOURCE_ROOT=" + shell_quote(rtl_source_root()) + " OTPU_RTL_KEY=" +
+                      key + " otpu-lockstep run " + shell_quote(bundle);
   if (dut.opentpu) repro += " --dut " + shell_quote("opentpu=" + dut.tree.root);
   if (systemc) {
     repro += " --systemc";

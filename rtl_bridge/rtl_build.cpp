@@ -561,8 +561,10 @@ std::vector<otpu_config> default_configs() {
   return {a, b};
 }
 
+std::string rtl_source_root() { return source_root(); }
+
 int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
-                  const std::string &cache, const RtlDut &dut) {
+                  const std::string &cache, const RtlDut &dut, std::string *rtl_key) {
   Step lib, sim;
   std::string err, libpath;
   if (!library_step(c, kind, dut, &lib, &err) || !obtain(lib, cache, &libpath) ||
@@ -571,5 +573,6 @@ int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
     if (!err.empty()) fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
     return 4;
   }
+  if (rtl_key) *rtl_key = lib.key;
   return 0;
 }

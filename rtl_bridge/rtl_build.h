@@ -58,7 +58,13 @@ std::vector<otpu_config> default_configs();
 
 // The simulator of a Config: prebuilt, cached, or built now (into `cache`, or the default
 // cache when it is empty). 0 with *exe set, or 4 (the build failed; why went to stderr).
+// rtl_key (optional): the key of the RTL library it runs ("lib-<hash>": the Config, the RTL's
+// sources and the Verilator flags), which names the RTL under test.
 int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
-                  const std::string &cache = "", const RtlDut &dut = RtlDut());
+                  const std::string &cache = "", const RtlDut &dut = RtlDut(),
+                  std::string *rtl_key = nullptr);
+// Where the reference RTL and the adapter's sources are read from (OTPU_SOURCE_ROOT, else
+// the source tree this tool was built from).
+std::string rtl_source_root();
 
 #endif

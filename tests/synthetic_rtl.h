@@ -44,9 +44,10 @@ struct Recording {
 // Run the bundle on a fresh model and record every instruction with its writes.
 Recording record(const otpu_bundle &b);
 
-// EndState flips a TMEM bit of the final state, EndStateDram a bit of DRAM byte `nth`
+// EndState flips a TMEM bit of the final state, EndStateDram a bit of DRAM byte `nth`; Mask
+// moves the nth write, when it is a DRAM byte write (QST), to the next byte lane
 enum class Fault { None, Flip, Drop, Stray, Duplicate, Order, Reg, Control, Hang, ErrorFlag, EndState,
-                   EndStateDram };
+                   EndStateDram, Mask };
 
 struct Injection {
     Fault kind = Fault::None;

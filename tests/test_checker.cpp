@@ -302,6 +302,60 @@ TEST(Report, TextAndJsonCarryTheFacts)
     std::remove(path);
 }
 
+// A register-mismatch names the sequencer's instruction that wrote the register (unit SEQ).
+TEST(Report, RegisterMismatchNamesItsInstruction)
+{
+    Case k(vectors_dir() + "/isa/regs_loop");
+    Injection inj;
+    inj.kind = Fault::Reg;
+    inj.nth = 2;
+    inj.bit = 3;
+    Lockstep run(k, DriveOptions{}, &inj);
+    const otpu_divergence *d = otpu_check_first(run.c);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->kind, OTPU_DIV_REGISTER);
+    ASSERT_TRUE(d->has_ins) << run.text();
+    EXPECT_EQ(d->ins.n, inj.n) << run.text();
+    EXPECT_EQ(d->unit, (uint32_t)OTPU_UNIT_SEQ);
+    std::string dis = d->ins.disasm;
+    EXPECT_TRUE(dis.rfind("LI", 0) == 0 || dis.rfind("ADDI", 0) == 0) << dis;
+    EXPECT_NE(run.text().find("unit SEQ: " + dis), std::string::npos) << run.text();
+}
+
+// A QST byte that lands in the wrong lane: bytes, both masks and int8 values; no fp32 decode
+// and no ulp distance for int8 data.
+TEST(Report, DramBytesAreShownAsBytes)
+{
+    Case k(vectors_dir() + "/isa/qst");
+    Injection inj;
+    inj.kind = Fault::Mask;
+    for (inj.nth = 0; !inj.applied && inj.nth < 20000; inj.nth++) {
+        Lockstep run(k, DriveOptions{}, &inj);
+        if (!inj.applied)
+            continue;
+        const otpu_divergence *d = otpu_check_first(run.c);
+        ASSERT_NE(d, nullptr);
+        std::string t = run.text();
+        EXPECT_TRUE(d->has_ins && std::string(d->ins.disasm).rfind("QST", 0) == 0) << t;
+        EXPECT_EQ(d->space, OTPU_SP_DRAM) << t;
+        EXPECT_TRUE(d->mask != 0xF && d->expected_mask != 0xF) << t;
+        EXPECT_NE(t.find("int8"), std::string::npos) << t;
+        EXPECT_NE(t.find(" mask 0x"), std::string::npos) << t;
+        EXPECT_EQ(t.find("ulp distance"), std::string::npos) << t;
+        EXPECT_EQ(t.find("e-"), std::string::npos) << t; // no float decode of the bytes
+        char *buf = nullptr;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        otpu_report_json(f, d, nullptr);
+        fclose(f);
+        std::string js(buf, n);
+        free(buf);
+        EXPECT_NE(js.find("\"bytes\": [{\"byte\": "), std::string::npos) << js;
+        EXPECT_EQ(js.find("ulp_distance"), std::string::npos) << js;
+    }
+    EXPECT_TRUE(inj.applied);
+}
+
 TEST(Report, UlpDistance)
 {
     EXPECT_EQ(otpu_ulp_distance(0x3F800000, 0x3F800000), 0u);
