@@ -184,6 +184,7 @@ otpu_checker *otpu_checker_new(const otpu_bundle *b, const otpu_check_options *o
         return NULL;
     }
     c->cfg = otpu_machine_config(c->m);
+    c->bundle = b;
     uint32_t S = c->cfg->S;
     c->sl = calloc(S, sizeof *c->sl);
     c->prod = calloc(PRODUCERS, sizeof *c->prod);
@@ -224,6 +225,7 @@ void otpu_checker_free(otpu_checker *c)
     }
     free(c->sl);
     free(c->prod);
+    free(c->facts);
     otpu_machine_free(c->m);
     free(c);
 }

@@ -73,7 +73,13 @@ typedef struct {
     otpu_div_instr writer;
 } otpu_div_input;
 
-enum { OTPU_DIV_HISTORY = 32, OTPU_DIV_INPUTS = 8, OTPU_DIV_INFLIGHT = 32 };
+enum { OTPU_DIV_HISTORY = 32, OTPU_DIV_INPUTS = 8, OTPU_DIV_INFLIGHT = 32, OTPU_DIV_FACTS = 80 };
+
+/* One value that explains a divergence: "a = T[0x104]" "3f800000 (1)" (checker/REPORT.md). */
+typedef struct {
+    char name[64];
+    char value[192];
+} otpu_div_fact;
 
 typedef struct {
     otpu_div_kind kind;
@@ -103,6 +109,11 @@ typedef struct {
     int has_regs;              /* the registers the failing instruction issued with */
     uint32_t regs[16];
     uint32_t expected_mask;    /* DRAM: the bytes the model's write of the location has */
+    /* the diverging element's operands and the model's steps from them, read from a replay of
+     * the model up to the failing instruction (owned by the checker, or by the reader of a
+     * stored report) */
+    const otpu_div_fact *operands, *intermediates;
+    size_t noperands, nintermediates;
     size_t nhistory;
     otpu_div_event history[OTPU_DIV_HISTORY]; /* oldest first */
     size_t ninputs;
@@ -120,6 +131,7 @@ typedef struct {
 
 typedef struct otpu_checker otpu_checker;
 
+/* b is borrowed: it must outlive the checker (the report's explanation replays it). */
 otpu_checker *otpu_checker_new(const otpu_bundle *b, const otpu_check_options *o, char *err,
                                size_t errlen);
 void otpu_checker_free(otpu_checker *c);

@@ -191,8 +191,10 @@ int ck_diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r,
         f->has_regs = 1;
         memcpy(f->regs, r->R, sizeof f->regs);
         inputs(c, s, r, f);
-        if (f->has_loc)
+        if (f->has_loc) {
             tile(r, f);
+            ck_explain(c, s, r, f);
+        }
     }
     uint64_t lim = c->nhist < HISTORY ? c->nhist : HISTORY;
     for (uint64_t i = 0; i < lim; i++)

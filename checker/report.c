@@ -49,6 +49,15 @@ static void bytes_text(FILE *f, uint32_t bits, uint32_t mask)
     fprintf(f, "\n");
 }
 
+static void facts_text(FILE *f, const char *title, const otpu_div_fact *x, size_t n)
+{
+    if (!n)
+        return;
+    fprintf(f, "  %s:\n", title);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "    %s: %s\n", x[i].name, x[i].value);
+}
+
 static void regs_text(FILE *f, const otpu_divergence *d)
 {
     if (!d->has_regs)
@@ -106,6 +115,9 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
     }
     if (d->has_expected && d->has_actual && fl)
         fprintf(f, "  ulp distance: %" PRIu64 "\n", otpu_ulp_distance(d->expected, d->actual));
+    facts_text(f, "the element's operands (the model's state at the instruction)", d->operands,
+               d->noperands);
+    facts_text(f, "the model's steps from them", d->intermediates, d->nintermediates);
     if (d->has_loc)
         fprintf(f, "  other locations of this instruction that differ: %" PRIu64 "\n",
                 d->other_diffs);
@@ -201,6 +213,19 @@ static void jbits(FILE *f, const char *key, uint32_t b, int fl, uint32_t bytes)
     fprintf(f, "}");
 }
 
+static void jfacts(FILE *f, const char *key, const otpu_div_fact *x, size_t n)
+{
+    fprintf(f, ",\n  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        jstr(f, x[i].name);
+        fprintf(f, ", \"value\": ");
+        jstr(f, x[i].value);
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s]", n ? "\n  " : "");
+}
+
 static void jevents(FILE *f, const char *key, const otpu_div_event *e, size_t n)
 {
     fprintf(f, ",\n  \"%s\": [", key);
@@ -263,6 +288,8 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     }
     if (d->has_expected && d->has_actual && fl)
         fprintf(f, ",\n  \"ulp_distance\": %" PRIu64, otpu_ulp_distance(d->expected, d->actual));
+    jfacts(f, "operands", d->operands, d->noperands);
+    jfacts(f, "intermediates", d->intermediates, d->nintermediates);
     fprintf(f, ",\n  \"other_differing_locations\": %" PRIu64, d->other_diffs);
     if (d->has_other) {
         fprintf(f, ",\n  \"conflicting_instruction\": ");

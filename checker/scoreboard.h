@@ -88,6 +88,8 @@ struct otpu_checker {
     uint64_t nhist;
     producer *prod;
     uint64_t nprod;
+    const otpu_bundle *bundle; /* (borrowed) for the replay that explains a divergence */
+    otpu_div_fact *facts;      /* the first divergence's operands and intermediates */
 };
 
 enum { REGQ = 4096 };
@@ -101,6 +103,8 @@ int ck_model_next(otpu_checker *c, uint32_t s, rec **out);
 /* check_writes.c */
 rec *ck_unit_head(slice_state *ss, uint32_t unit);
 void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r);
+/* explain.c: fills d's operands and intermediates at its location; 0, or -1 (none) */
+int ck_explain(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d);
 /* check_order.c */
 void ck_note_early_start(slice_state *ss, rec *r);
 int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space space,

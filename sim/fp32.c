@@ -209,6 +209,28 @@ static const uint32_t LOG2_C[9] = {
 #define F32_M126 0xC2FC0000u /* -126.0 */
 #define F32_128 0x43000000u  /* 128.0 */
 
+/* otpu_f32_traced's record of the steps of the composite function it calls (else NULL) */
+static _Thread_local otpu_f32_trace *trace_to;
+
+static inline uint32_t step(const char *name, uint32_t v)
+{
+    otpu_f32_trace *t = trace_to;
+    if (t && t->n < OTPU_F32_TRACE_MAX) {
+        t->step[t->n].name = name;
+        t->step[t->n++].v = v;
+    }
+    return v;
+}
+
+uint32_t otpu_f32_traced(uint32_t (*fn)(uint32_t), uint32_t a, otpu_f32_trace *t)
+{
+    t->n = 0;
+    trace_to = t;
+    uint32_t r = fn(a);
+    trace_to = NULL;
+    return r;
+}
+
 /* x with k added to its exponent field, modulo 2^32 (the reference's int64 -> uint32 wrap). */
 static inline uint32_t exp_add(uint32_t x, int32_t k)
 {
@@ -241,11 +263,14 @@ static uint32_t exp2_poly(uint32_t a, const uint32_t c[8])
         return 0;
     if (hi)
         return OTPU_F32_PINF;
-    int32_t i = floor_small(x);
-    uint32_t f = otpu_f32_sub(x, otpu_f32_i2f(i));
+    int32_t i = (int32_t)step("i = floor(x) (integer)", (uint32_t)floor_small(x));
+    uint32_t f = step("f = x - i2f(i)", otpu_f32_sub(x, otpu_f32_i2f(i)));
+    static const char *const horner[7] = {"p = p*f + C0", "p = p*f + C1", "p = p*f + C2",
+                                          "p = p*f + C3", "p = p*f + C4", "p = p*f + C5",
+                                          "p = p*f + C6"};
     uint32_t p = c[7];
     for (int k = 6; k >= 0; k--)
-        p = otpu_f32_add(otpu_f32_mul(p, f), c[k]);
+        p = step(horner[k], otpu_f32_add(otpu_f32_mul(p, f), c[k]));
     return exp_add(p, i);
 }
 
@@ -271,13 +296,16 @@ uint32_t otpu_f32_log2(uint32_t a)
     if (ex == 0xFF)
         return frac ? OTPU_F32_QNAN : OTPU_F32_PINF;
     int ge = frac >= LOG2_SQRT2_FRAC;
-    int32_t e = (int32_t)ex - 127 + ge;
-    uint32_t m = ((ge ? 126u : 127u) << 23) | frac;
-    uint32_t t = otpu_f32_add(m, F32_MINUS_ONE);
+    int32_t e = (int32_t)step("e (integer)", (uint32_t)((int32_t)ex - 127 + ge));
+    uint32_t m = step("m", ((ge ? 126u : 127u) << 23) | frac);
+    uint32_t t = step("t = m - 1", otpu_f32_add(m, F32_MINUS_ONE));
+    static const char *const horner[8] = {"q = q*t + C1", "q = q*t + C2", "q = q*t + C3",
+                                          "q = q*t + C4", "q = q*t + C5", "q = q*t + C6",
+                                          "q = q*t + C7", "q = q*t + C8"};
     uint32_t q = LOG2_C[8];
     for (int k = 7; k >= 0; k--)
-        q = otpu_f32_add(otpu_f32_mul(q, t), LOG2_C[k]);
-    return otpu_f32_ftz(otpu_f32_add(otpu_f32_mul(q, t), otpu_f32_i2f(e)));
+        q = step(horner[k], otpu_f32_add(otpu_f32_mul(q, t), LOG2_C[k]));
+    return otpu_f32_ftz(otpu_f32_add(step("q*t", otpu_f32_mul(q, t)), otpu_f32_i2f(e)));
 }
 
 uint32_t otpu_f32_recip(uint32_t a)
@@ -289,12 +317,15 @@ uint32_t otpu_f32_recip(uint32_t a)
         return 0;                            /* +0 for either zero */
     if (ab >= 0x7E800000u)
         return sign;                         /* |x| >= 2^126, inf, NaN: a zero with x's sign */
-    uint32_t s = (127u << 23) | (ab & FRAC_MASK); /* significand in [1, 2) */
-    uint32_t y = RECIP_MAGIC - s;
+    uint32_t s = step("s (significand of |x|)", (127u << 23) | (ab & FRAC_MASK));
+    uint32_t y = step("y0 = 0x7EF311C3 - s", RECIP_MAGIC - s);
+    static const char *const newton[2] = {"y1 = y0*(2 - s*y0)", "y2 = y1*(2 - s*y1)"};
     for (int n = 0; n < 2; n++)
-        y = otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(s, y)));
-    y = otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(OTPU_F32_ONE, otpu_f32_mul(s, y))), y);
-    int32_t k = 127 - (int32_t)(ab >> 23);
+        y = step(newton[n], otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(s, y))));
+    y = step("y3 = y2*(1 - s*y2) + y2",
+             otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(OTPU_F32_ONE, otpu_f32_mul(s, y))), y));
+    int32_t k = (int32_t)step("k = 127 - exponent field (integer)",
+                              (uint32_t)(127 - (int32_t)(ab >> 23)));
     return exp_add(y, k) | sign;
 }
 
@@ -304,15 +335,18 @@ uint32_t otpu_f32_rsqrt(uint32_t a)
     if ((x & SIGN_BIT) || x == 0 || x == OTPU_F32_PINF)
         return 0;
     uint32_t field = (x >> 23) & 0xFF;
-    int32_t k = field <= 2 ? 4 : (field >= 250 && field < 255) ? -4 : 0;
-    uint32_t xs = exp_add(x, k);
-    uint32_t y = RSQRT_MAGIC - (xs >> 1);
-    uint32_t h = otpu_f32_mul(F32_HALF, xs);
+    int32_t k = (int32_t)step("k: field change (integer)",
+                              (uint32_t)(field <= 2 ? 4 : (field >= 250 && field < 255) ? -4 : 0));
+    uint32_t xs = step("x' = x scaled", exp_add(x, k));
+    uint32_t y = step("y0 = 0x5F3759DF - (x' >> 1)", RSQRT_MAGIC - (xs >> 1));
+    uint32_t h = step("h = 0.5*x'", otpu_f32_mul(F32_HALF, xs));
+    static const char *const newton[2] = {"y1 = y0*(1.5 - h*y0*y0)", "y2 = y1*(1.5 - h*y1*y1)"};
     for (int n = 0; n < 2; n++)
-        y = otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF,
-                                         otpu_f32_mul(h, otpu_f32_mul(y, y))));
-    y = otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(F32_HALF,
-                                                  otpu_f32_mul(h, otpu_f32_mul(y, y)))), y);
+        y = step(newton[n], otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF,
+                                                         otpu_f32_mul(h, otpu_f32_mul(y, y)))));
+    y = step("y3 = y2*(0.5 - h*y2*y2) + y2",
+             otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(F32_HALF,
+                                                       otpu_f32_mul(h, otpu_f32_mul(y, y)))), y));
     return exp_add(y, k / 2);
 }
 
@@ -323,9 +357,11 @@ uint32_t otpu_f32_recip_newton3(uint32_t a)
     uint32_t ab = x & ABS_MASK;
     if (ab == 0)
         return 0;                            /* +0 for either zero */
-    uint32_t y = otpu_f32_ftz(RECIP_MAGIC - ab);
+    uint32_t y = step("y0 = 0x7EF311C3 - |x|", otpu_f32_ftz(RECIP_MAGIC - ab));
+    static const char *const newton[3] = {"y1 = y0*(2 - |x|*y0)", "y2 = y1*(2 - |x|*y1)",
+                                          "y3 = y2*(2 - |x|*y2)"};
     for (int n = 0; n < 3; n++)
-        y = otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(ab, y)));
+        y = step(newton[n], otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(ab, y))));
     if (ab >= 0x7E800000u && ab <= OTPU_F32_PINF)
         y = 0;                               /* 1/|x| <= 2^-126 flushes (inf included) */
     return y ^ (x & SIGN_BIT);
@@ -337,10 +373,13 @@ uint32_t otpu_f32_rsqrt_newton3(uint32_t a)
     uint32_t x = finish(otpu_f32_ftz(a)); /* a NaN is positive here: it runs the steps */
     if ((x & SIGN_BIT) || x == 0 || x == OTPU_F32_PINF)
         return 0;
-    uint32_t y = RSQRT_MAGIC - (x >> 1);
-    uint32_t h = otpu_f32_mul(F32_HALF, x);
+    uint32_t y = step("y0 = 0x5F3759DF - (x >> 1)", RSQRT_MAGIC - (x >> 1));
+    uint32_t h = step("h = 0.5*x", otpu_f32_mul(F32_HALF, x));
+    static const char *const newton[3] = {"y1 = y0*(1.5 - h*y0*y0)", "y2 = y1*(1.5 - h*y1*y1)",
+                                          "y3 = y2*(1.5 - h*y2*y2)"};
     for (int n = 0; n < 3; n++)
-        y = otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF, otpu_f32_mul(h, otpu_f32_mul(y, y))));
+        y = step(newton[n],
+                 otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF, otpu_f32_mul(h, otpu_f32_mul(y, y)))));
     return y;
 }
 

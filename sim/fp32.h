@@ -60,6 +60,19 @@ typedef struct {
     uint32_t (*log2)(uint32_t a); /* NULL: the revision has no log2 */
 } otpu_f32_fns;
 
+/* The intermediate steps of a composite function's fixed sequence, as the report shows them
+ * (checker/REPORT.md "intermediates"): otpu_f32_traced calls fn (one of the functions above)
+ * on a and records each step's name and fp32 bits (or integer) into t, in order. */
+enum { OTPU_F32_TRACE_MAX = 24 };
+typedef struct {
+    struct {
+        const char *name;
+        uint32_t v;
+    } step[OTPU_F32_TRACE_MAX];
+    unsigned n;
+} otpu_f32_trace;
+uint32_t otpu_f32_traced(uint32_t (*fn)(uint32_t), uint32_t a, otpu_f32_trace *t);
+
 /* isum_P (openTPU docs/isa.md "Sums") of x[0], x[stride], ..., x[(n-1)*stride]: P partials
  * p[q] = +0 + x[q] + x[q+P] + ... (left to right), then the folding tree
  * p[i] = p[i] + p[i+h] for h = P/2 .. 1. P is a power of two, at most 64.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "cases.h"
 #include "expect.h"
+#include "fp32.h"
 #include "report.h"
 #include "synthetic_rtl.h"
 
@@ -354,6 +356,158 @@ TEST(Report, DramBytesAreShownAsBytes)
         EXPECT_EQ(js.find("ulp_distance"), std::string::npos) << js;
     }
     EXPECT_TRUE(inj.applied);
+}
+
+// ---------------------------------------------------------------- explaining facts
+
+// The first divergence of the flipped nth write for which the failing instruction starts with
+// `prefix` (its disassembly), searching nth upward; false if none.
+struct Explained {
+    otpu_divergence d{};
+    std::string text;
+    std::map<std::string, uint32_t> ops, steps; // fact name -> its leading hex bits
+    std::vector<std::pair<std::string, uint32_t>> step_list;
+    int q8 = 999;                               // the int8 of a quantizer's step, if any
+};
+
+bool explain_first(const std::string &bundle, const std::string &prefix, Explained *out,
+                   Fault fault = Fault::Flip)
+{
+    Case k(vectors_dir() + "/isa/" + bundle);
+    for (uint64_t nth = 0; nth < 20000; nth++) {
+        Injection inj;
+        inj.kind = fault;
+        inj.nth = nth;
+        inj.bit = 2;
+        Lockstep run(k, DriveOptions{}, &inj);
+        const otpu_divergence *d = otpu_check_first(run.c);
+        if (!inj.applied || !d || !d->has_ins || std::string(d->ins.disasm).rfind(prefix, 0))
+            continue;
+        out->d = *d;
+        out->text = run.text();
+        for (size_t i = 0; i < d->noperands; i++)
+            out->ops[d->operands[i].name] = (uint32_t)strtoul(d->operands[i].value, nullptr, 16);
+        for (size_t i = 0; i < d->nintermediates; i++) {
+            uint32_t v = (uint32_t)strtoul(d->intermediates[i].value, nullptr, 16);
+            out->steps[d->intermediates[i].name] = v;
+            if (!strncmp(d->intermediates[i].name, "q8", 2))
+                out->q8 = atoi(d->intermediates[i].value);
+            out->step_list.push_back({d->intermediates[i].name, v});
+        }
+        out->d.operands = out->d.intermediates = nullptr; // (owned by the checker, gone)
+        return true;
+    }
+    return false;
+}
+
+uint32_t fact_starting(const std::map<std::string, uint32_t> &m, const std::string &p)
+{
+    for (const auto &kv : m)
+        if (kv.first.rfind(p, 0) == 0)
+            return kv.second;
+    ADD_FAILURE() << "no fact named " << p << "...";
+    return 0;
+}
+
+// elementwise: the model's result is f(a, b) of the operands the report names, for every
+// B source (full, per row, per column, scalar)
+TEST(Explain, ElementwiseOperandsGiveTheModelsResult)
+{
+    struct {
+        const char *bundle;
+        uint32_t (*f)(uint32_t, uint32_t);
+    } cases[] = {{"vop_add_b0", otpu_f32_add}, {"vop_add_b1", otpu_f32_add},
+                 {"vop_add_b2", otpu_f32_add}, {"vop_add_b3", otpu_f32_add},
+                 {"vop_mul_b1", otpu_f32_mul}, {"vop_sub_b2", otpu_f32_sub},
+                 {"vop_max_b3", otpu_f32_max}, {"vop_min_b0", otpu_f32_min}};
+    for (const auto &c : cases) {
+        Explained e;
+        ASSERT_TRUE(explain_first(c.bundle, "VOP", &e)) << c.bundle;
+        uint32_t a = fact_starting(e.ops, "a = T["), b = fact_starting(e.ops, "b = ");
+        EXPECT_EQ(c.f(a, b), e.d.expected) << c.bundle << "\n" << e.text;
+    }
+}
+
+// exp2, recip, rsqrt, log2, exp2(a - b): the model's fixed sequence from the element's input,
+// ending in its result
+TEST(Explain, CompositeFunctionsShowEveryStep)
+{
+    for (const char *b : {"vop_exp2_b0", "vop_recip_b0", "vop_rsqrt_b0", "vop_log2_b0",
+                          "vop_exp2sub_b1"}) {
+        Explained e;
+        ASSERT_TRUE(explain_first(b, "VOP", &e)) << b;
+        ASSERT_GE(e.step_list.size(), 4u) << b << "\n" << e.text;
+        EXPECT_EQ(e.step_list.back().first, "result") << b;
+        EXPECT_EQ(e.step_list.back().second, e.d.expected) << b << "\n" << e.text;
+        if (std::string(b) == "vop_exp2sub_b1")
+            EXPECT_EQ(fact_starting(e.steps, "a - b"), otpu_f32_sub(fact_starting(e.ops, "a ="),
+                                                                   fact_starting(e.ops, "b =")));
+        else
+            EXPECT_EQ(fact_starting(e.steps, "input"), fact_starting(e.ops, "a = T["));
+    }
+}
+
+// RSUM, RSSQ, RDOT: the partials and the folding tree end in the model's sum; RMAX: the
+// row's input classes
+TEST(Explain, ReductionsShowPartialsAndFolds)
+{
+    for (const char *b : {"vop_rsum_b0", "vop_rssq_b0", "vop_rdot_b1", "vop_rdot_b2"}) {
+        Explained e;
+        ASSERT_TRUE(explain_first(b, "VOP", &e)) << b;
+        EXPECT_NE(e.text.find("input classes"), std::string::npos) << e.text;
+        EXPECT_NE(e.text.find("partial p[0]"), std::string::npos) << e.text;
+        EXPECT_EQ(fact_starting(e.steps, "fold 1:"), e.d.expected) << b << "\n" << e.text;
+    }
+    Explained e;
+    ASSERT_TRUE(explain_first("vop_rmax_b0", "VOP", &e));
+    EXPECT_NE(e.text.find("input classes:"), std::string::npos) << e.text;
+}
+
+TEST(Explain, OuterShowsItsTwoProducts)
+{
+    Explained e;
+    ASSERT_TRUE(explain_first("vop_outer_column", "VOP", &e));
+    EXPECT_EQ(fact_starting(e.steps, "sum"), e.d.expected) << e.text;
+}
+
+// MM: the exact integer dot product of each block, the scales, the isum_4 partials: the
+// model's output word
+TEST(Explain, MatmulShowsIntegersScalesAndPartials)
+{
+    for (const char *b : {"qact_mm_row0", "mm_ascale", "kernel_mlp_S1"}) {
+        Explained e;
+        ASSERT_TRUE(explain_first(b, "MM", &e)) << b;
+        EXPECT_NE(e.text.find("block 0: exact integer dot product"), std::string::npos)
+            << e.text;
+        EXPECT_EQ(e.step_list.back().second, e.d.expected) << b << "\n" << e.text;
+    }
+}
+
+// QACT and QST: the group's amax, scale and inv, the element before rounding, its int8
+TEST(Explain, QuantizationShowsTheGroup)
+{
+    Explained e;
+    ASSERT_TRUE(explain_first("qst", "QST", &e));
+    int lane = 0;
+    while (lane < 4 && !(e.d.mask >> lane & 1))
+        lane++;
+    EXPECT_EQ(e.q8, (int8_t)(e.d.expected >> (8 * lane))) << e.text;
+    EXPECT_NE(e.text.find("amax = max |x|"), std::string::npos) << e.text;
+    Explained q;
+    ASSERT_TRUE(explain_first("qact_mm_row1", "QACT", &q));
+    if (q.d.space == OTPU_SP_ACT)
+        EXPECT_EQ(q.q8, (int8_t)q.d.expected) << q.text;
+    else
+        EXPECT_EQ(fact_starting(q.steps, "scale s"), q.d.expected) << q.text;
+}
+
+// LD: the element's index, both addresses and the source word (the model's result)
+TEST(Explain, DmaShowsAddressesAndTheSourceWord)
+{
+    Explained e;
+    ASSERT_TRUE(explain_first("ld_st", "LD", &e));
+    EXPECT_EQ(fact_starting(e.ops, "the source word"), e.d.expected) << e.text;
+    EXPECT_NE(e.text.find("source: DRAM "), std::string::npos) << e.text;
 }
 
 TEST(Report, UlpDistance)

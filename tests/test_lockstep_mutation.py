@@ -117,6 +117,7 @@ def main():
     rng = random.Random(20261202)
     bad = checked = undetectable = 0
     counts = {}
+    explained_n = [0]
     with tempfile.TemporaryDirectory(prefix="otpu-mutation-") as tmp:
         clean = {}
         for b in BUNDLES:
@@ -179,13 +180,22 @@ def main():
                                        d["instruction"]["n"] == ins[1])))
             if ok and kind != "early" and d["location"]["address"] != addr:
                 ok = False
+            # the values that explain it: a QACT, QST, LD or ST element's operands, and a VOP
+            # or MM element's within its tile
+            op = ((d or {}).get("instruction") or {}).get("disasm", "").split(" ")[0]
+            needs = op in ("QACT", "QST", "LD", "ST") or (op in ("VOP", "MM") and
+                                                          "row" in d["location"])
+            if ok and kind != "early" and needs and not d.get("operands"):
+                ok = False
+                print(f"FAIL {tag}: no operands in the report of {op}")
+            explained_n[0] += bool(d and d.get("operands"))
             counts[d["kind"] if d else "none"] = counts.get(d["kind"] if d else "none", 0) + 1
             if not ok:
                 bad += 1
                 print(f"FAIL {tag}: truth {how} slice {s} instruction {ins} {space} {addr}; "
                       f"got exit {rc} {json.dumps(d)[:600] if d else out[-800:]}")
     print(f"faults: {checked} detectable checked, {undetectable} undetectable by construction, "
-          f"{bad} wrong; kinds {counts}")
+          f"{bad} wrong; kinds {counts}; {explained_n[0]} reports with the element's operands")
     if checked + undetectable < want:
         print(f"FAIL only {checked + undetectable} faults landed (wanted {want})")
         return 1
