@@ -126,8 +126,8 @@ static void vop(const otpu_checker *c, const rec *r, const otpu_divergence *d,
             for (uint32_t k = q; k < o->cols; k += 64) {
                 uint32_t x = tm(v, cfg, a + k), y = x;
                 if (o->func == OTPU_V_RDOT) {
-                    uint64_t b = o->b.value + (o->bmode == OTPU_B_COL ? k : (uint64_t)row * o->brs +
-                                               (o->bmode == OTPU_B_FULL ? k : 0));
+                    uint64_t b = o->b.value + (o->bmode == OTPU_B_COL ? k : (uint64_t)row * o->brs);
+                    b += o->bmode == OTPU_B_FULL ? k : 0;
                     y = o->bmode == OTPU_B_SCALAR ? o->imm.value : tm(v, cfg, b);
                 }
                 acc = otpu_f32_add(acc, o->func == OTPU_V_RSUM ? x : otpu_f32_mul(x, y));
@@ -155,7 +155,8 @@ static void vop(const otpu_checker *c, const rec *r, const otpu_divergence *d,
         uint64_t dst = o->dst.value + (uint64_t)row * o->drs + col;
         uint32_t x = tm(v, cfg, dst), dv = o->done ? 0x3F800000u
                                             : tm(v, cfg, o->a.value + (o->dscalar ? 0 : col));
-        uint32_t b = tm(v, cfg, o->b.value + (uint64_t)row * o->brs), cv = tm(v, cfg, o->imm.value + col);
+        uint32_t b = tm(v, cfg, o->b.value + (uint64_t)row * o->brs);
+        uint32_t cv = tm(v, cfg, o->imm.value + col);
         f32(ops, "T[dst] before", x);
         f32(ops, "Dv(c) (decay)", dv);
         f32(ops, "B(r)", b);
@@ -226,11 +227,12 @@ static void mm(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     for (uint32_t k = 0; k < o->KB; k++) {
         int64_t isum = mm_block(cfg, v, o, j, n, k);
         uint64_t sa = o->ssa.value + (uint64_t)n * o->srs + 4ull * k;
-        uint32_t ws = o->unit ? 0x3F800000u
-                    : sa + 4 <= cfg->DRAM_BYTES ? (uint32_t)v->dram[sa] | (uint32_t)v->dram[sa + 1] << 8 |
-                                                    (uint32_t)v->dram[sa + 2] << 16 |
-                                                    (uint32_t)v->dram[sa + 3] << 24
-                                                  : 0;
+        uint32_t ws = 0x3F800000u; /* UNIT: 1.0 */
+        if (!o->unit) {
+            ws = 0;
+            if (sa + 4 <= cfg->DRAM_BYTES)
+                memcpy(&ws, v->dram + sa, 4); /* little endian, as the host */
+        }
         uint64_t as = (uint64_t)j * cfg->ACT_BLOCKS + o->ab + k;
         uint32_t act_scale = v->ascale[as];
         uint32_t term = otpu_f32_mul(otpu_f32_mul(otpu_f32_i2f(isum), ws), act_scale);
@@ -328,8 +330,8 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
         if ((otpu_f32_ftz(x[k]) & 0x7FFFFFFFu) > amax)
             amax = otpu_f32_ftz(x[k]) & 0x7FFFFFFFu;
     uint32_t s = 0, inv = otpu_quantize_inv(fp, x, glen, &s);
-    fact(ops, "group", "%s: elements %u..%u of row %u", row_mode ? "the whole row (ROW)" : "a block",
-         g0, g0 + glen - 1, row);
+    fact(ops, "group", "%s: elements %u..%u of row %u",
+         row_mode ? "the whole row (ROW)" : "a block", g0, g0 + glen - 1, row);
     f32(ops, "element", x[col - g0]);
     f32(steps, "amax = max |x|", amax);
     f32(steps, "scale s = amax * f32(1/127)", s);

@@ -26,6 +26,19 @@ uint64_t otpu_ulp_distance(uint32_t a, uint32_t b);
 
 void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info);
 void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info *info);
+/* divergence.html: the text report on one static page, escaped. 0, or -1 (a write error). */
+int otpu_report_html(FILE *f, const otpu_divergence *d, const otpu_report_info *info);
+
+/* A divergence.json read back (report_read.c), with the storage its pointers use. */
+typedef struct {
+    otpu_divergence d;
+    otpu_report_info info;
+    otpu_div_fact *operands, *intermediates;
+    char *bundle, *repro, *wave;
+} otpu_report_stored;
+/* 0, or -1 with one line in err (not JSON, another schema, out of memory). */
+int otpu_report_read(const char *path, otpu_report_stored *r, char *err, size_t errlen);
+void otpu_report_stored_free(otpu_report_stored *r);
 
 #ifdef __cplusplus
 }

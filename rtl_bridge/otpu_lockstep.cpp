@@ -27,6 +27,7 @@
 #include "lockstep_cov.h"
 #include "proc.h"
 #include "rtl_build.h"
+#include "report.h"
 #include "wave_view.h"
 
 namespace {
@@ -35,14 +36,17 @@ const char kUsage[] =
     "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
     "                            [--systemc] [--coverage FILE] [--dut opentpu=PATH]\n"
-    "                            [+plusargs]\n"
+    "                            [--report-html] [+plusargs]\n"
+    "       otpu-lockstep report DIR [--html]\n"
     "\n"
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
     "Config, with the C model checking every retired instruction's writes as they land.\n"
     "  --report DIR       where divergence.txt / divergence.json / wave.fst go\n"
     "                     (default: otpu-lockstep-report/<bundle name>); those files of an\n"
     "                     earlier run are removed when the run starts\n"
-    "  --wave-window N    cycles of waveform before the divergence (default 1000; 0: none)\n"
+    "  --wave-window N    cycles of waveform before the divergence (default 1000; 0: none),\n"
+    "                     with wave.gtkw to open it there: gtkwave DIR/wave.gtkw\n"
+    "  --report-html      also DIR/divergence.html: the report on one static page\n"
     "  --keep-going       count every divergence instead of stopping at the first\n"
     "  --max-cycles N     stop after N cycles (default 200000000): a timeout\n"
     "  --hang-cycles N    a hang: no completion for N cycles with work in flight (100000)\n"
@@ -61,6 +65,9 @@ const char kUsage[] =
     "                     reference RTL\n"
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
     "                     malformed +otpu_* plusarg is bad input\n"
+    "\n"
+    "report DIR prints a stored report (DIR/divergence.json, or that file) as text again;\n"
+    "--html also writes DIR/divergence.html.\n"
     "\n"
     "The verdict honours the bundle's expect=: RTL and model agreeing on an error the bundle\n"
     "does not expect (or on a clean run where it expects one) is not a pass.\n"
@@ -148,10 +155,23 @@ bool divergence_cycle(const std::string &report, uint64_t *cycle) {
   return true;
 }
 
+// DIR/divergence.html from DIR/divergence.json; "" or why not
+std::string write_report_html(const std::string &dir) {
+  otpu_report_stored r;
+  char err[512];
+  if (otpu_report_read((dir + "/divergence.json").c_str(), &r, err, sizeof err)) return err;
+  std::string path = dir + "/divergence.html", why;
+  FILE *f = fopen(path.c_str(), "w");
+  if (!f || otpu_report_html(f, &r.d, &r.info) || fclose(f)) why = "cannot write " + path;
+  otpu_report_stored_free(&r);
+  return why;
+}
+
 int cmd_run(int argc, char **argv) {
   std::string bundle, report, max_cycles, hang_cycles, coverage;
   uint64_t window = 1000, n;
   bool keep_going = false, no_check = false, progress = false, systemc = false;
+  bool report_html = false;
   std::vector<std::string> plusargs;
   RtlDut dut;
   std::string dut_arg, dut_err;
@@ -180,6 +200,8 @@ int cmd_run(int argc, char **argv) {
         return bad("--hang-cycles needs a cycle count, not '" + printable(hang_cycles) + "'");
     } else if (a == "--keep-going") {
       keep_going = true;
+    } else if (a == "--report-html") {
+      report_html = true;
     } else if (a == "--no-check") {
       no_check = true;
     } else if (a == "--progress") {
@@ -291,6 +313,14 @@ int cmd_run(int argc, char **argv) {
   if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
   cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
   if (!events.empty()) cmd.insert(cmd.begin() + 2, {"--events", events});
+  // divergence.html beside the other files, once they are final (--report-html)
+  auto finish = [&](int code) {
+    if (report_html && !no_check && divergence_line(report) != "") {
+      std::string why = write_report_html(report);
+      if (!why.empty()) fprintf(stderr, "otpu-lockstep: no divergence.html: %s\n", why.c_str());
+    }
+    return code;
+  };
   rc = run(cmd, cleanup);
   if (!no_check && made) rmdir(report.c_str());  // only if empty: nothing to report
   if (!events.empty()) {
@@ -301,18 +331,19 @@ int cmd_run(int argc, char **argv) {
       if (!why.empty()) {
         drop_events();
         fprintf(stderr, "otpu-lockstep: --coverage: %s\n", printable(why).c_str());
-        return rc ? rc : 2;
+        return finish(rc ? rc : 2);
       }
     }
     drop_events();
   }
   uint64_t cycle;
-  if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle)) return rc;
+  if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle))
+    return finish(rc);
   // the waveform window: the same run on the traced build, dumping the last `window` cycles
   std::string traced;
   if (find_or_build(c, RtlTopKind::kTraced, &traced, "", dut)) {
     fprintf(stderr, "otpu-lockstep: no waveform (the traced build failed); the report stands\n");
-    return rc;
+    return finish(rc);
   }
   uint64_t from = cycle > window ? cycle - window : 0;
   std::string first = divergence_line(report);
@@ -325,7 +356,7 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "otpu-lockstep: the traced re-run ended differently (exit %d, first %d; %s, "
                     "first %s): the run is not deterministic, a finding of its own\n", again, rc,
             second.c_str(), first.c_str());
-    return rc;
+    return finish(rc);
   }
   std::string no_view;
   if (!write_wave_view(report, &no_view))
@@ -334,7 +365,38 @@ int cmd_run(int argc, char **argv) {
          (unsigned long long)from, (unsigned long long)cycle,
          no_view.empty() ? "; open it at the divergence: gtkwave " : "",
          no_view.empty() ? shell_quote(report + "/wave.gtkw").c_str() : "");
-  return rc;
+  return finish(rc);
+}
+
+// otpu-lockstep report DIR [--html]: a stored report (a CI artifact, say) as text again
+int cmd_report(int argc, char **argv) {
+  std::string dir;
+  bool html = false;
+  for (int i = 2; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--html") html = true;
+    else if (!a.empty() && a[0] == '-')
+      return bad("unknown option " + printable(a) + " (see --help)");
+    else if (dir.empty()) dir = a;
+    else return bad("unexpected argument " + printable(a) + " (see --help)");
+  }
+  if (dir.empty()) return bad("report needs a report folder (or its divergence.json)");
+  struct stat st;
+  bool folder_given = stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  std::string json = folder_given ? dir + "/divergence.json" : dir;
+  otpu_report_stored r;
+  char err[512];
+  if (otpu_report_read(json.c_str(), &r, err, sizeof err)) return bad(printable(err));
+  otpu_report_text(stdout, &r.d, &r.info);
+  otpu_report_stored_free(&r);
+  if (html) {
+    size_t slash = json.rfind('/');
+    std::string folder = slash == std::string::npos ? "" : json.substr(0, slash);
+    std::string why = write_report_html(folder.empty() ? "." : folder);
+    if (!why.empty()) return bad(printable(why));
+    printf("report: %s/divergence.html\n", folder.empty() ? "." : folder.c_str());
+  }
+  return 0;
 }
 
 }  // namespace
@@ -346,5 +408,6 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(argv[1], "run")) return cmd_run(argc, argv);
-  return bad("unknown command '" + printable(argv[1]) + "' (run; see --help)");
+  if (!strcmp(argv[1], "report")) return cmd_report(argc, argv);
+  return bad("unknown command '" + printable(argv[1]) + "' (run, report; see --help)");
 }

@@ -3,7 +3,8 @@
 report once, then one line naming the waveform and the gtkwave command; wave.gtkw names only
 signals wave.fst holds, and at its marker the diverging write is on the unit's write port; a
 VOP failing inside a loop is reported with its own loop iteration, tile and registers; the
-repro of a run on a non-default RTL reruns that RTL.
+repro of a run on a non-default RTL reruns that RTL; a stored report renders again as the same
+text (otpu-lockstep report) and as one static page (--report-html).
 
 usage: test_report.py OTPU_LOCKSTEP QUICKSTART_BUNDLE"""
 import json
@@ -135,7 +136,8 @@ def main():
     repro_of_another_rtl(lockstep, tmp)
     rep = os.path.join(tmp, "R")
     p = subprocess.run([lockstep, "run", quickstart, "--report", rep, "+otpu_fp_n=5",
-                        "+otpu_fp_bit=3"], capture_output=True, text=True, timeout=3600)
+                        "+otpu_fp_bit=3", "--report-html"], capture_output=True, text=True,
+                       timeout=3600)
     out = p.stdout
     check("a failing run exits 1", p.returncode == 1, out + p.stderr)
     check("the report is printed once (one FIRST DIVERGENCE, one cycles= line, one verdict)",
@@ -171,7 +173,34 @@ def main():
           and value(port + "data[31:0]", marker) == int(js["actual"]["bits"], 16),
           f"v={value(port + 'v', marker)} addr={value(port + 'addr[31:0]', marker)} "
           f"want {addr}")
+    stored(lockstep, rep, tmp)
     sys.exit(1 if FAILS else 0)
+
+
+def stored(lockstep, rep, tmp):
+    """a stored report rendered again (otpu-lockstep report), and as one static page"""
+    txt = open(os.path.join(rep, "divergence.txt")).read()
+    p = subprocess.run([lockstep, "report", rep], capture_output=True, text=True)
+    check("otpu-lockstep report DIR prints divergence.txt again, byte for byte",
+          p.returncode == 0 and p.stdout == txt, p.stdout[:2000] + p.stderr)
+    copy = os.path.join(tmp, "artifact.json")  # a report copied out of a CI artifact
+    shutil.copy(os.path.join(rep, "divergence.json"), copy)
+    p = subprocess.run([lockstep, "report", copy], capture_output=True, text=True)
+    check("... and from a divergence.json alone", p.returncode == 0 and p.stdout == txt, p.stderr)
+    page = open(os.path.join(rep, "divergence.html")).read()
+    check("--report-html writes divergence.html: the same facts, escaped, on one page",
+          page.startswith("<!DOCTYPE html>") and "<script" not in page
+          and "FIRST DIVERGENCE: wrong-value" in page and "the element's operands" in page
+          and "a = T[0x4]" in page and "wave.gtkw" in page, page[:1500])
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema": "something-else"}')
+    for what, arg in (("a missing folder", os.path.join(tmp, "nothing")),
+                      ("a JSON file of another schema", bad)):
+        p = subprocess.run([lockstep, "report", arg], capture_output=True, text=True)
+        check(f"report of {what}: exit 2, one line", p.returncode == 2 and
+              len(p.stderr.strip().splitlines()) == 1 and "not a divergence report" in p.stderr,
+              p.stderr)
 
 
 if __name__ == "__main__":

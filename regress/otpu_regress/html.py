@@ -11,6 +11,7 @@ from . import charts
 
 # the files of a repro folder the page links to, when they exist: (path in the folder, label)
 REPRO_FILES = [
+    ("report/divergence.html", "report"),
     ("report/divergence.txt", "divergence.txt"),
     ("report/divergence.json", "divergence.json"),
     ("report/wave.fst", "wave.fst"),

@@ -72,7 +72,7 @@ def build_configs(tests, tools, jobs, log):
 
 
 def lockstep_command(tools, test, report, coverage):
-    cmd = [tools["lockstep"], "run", test.path, "--report", report]
+    cmd = [tools["lockstep"], "run", test.path, "--report", report, "--report-html"]
     if coverage:
         cmd += ["--coverage", coverage]
     return cmd + list(test.plusargs)
