@@ -36,6 +36,20 @@ struct Case {
     ~Case() { otpu_bundle_free(&b); }
 };
 
+// a report as otpu_report_text or otpu_report_json writes it
+std::string render(const otpu_divergence *d,
+                   void (*write)(FILE *, const otpu_divergence *, const otpu_report_info *))
+{
+    char *buf = nullptr;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    write(f, d, nullptr);
+    fclose(f);
+    std::string s(buf, n);
+    free(buf);
+    return s;
+}
+
 struct Lockstep {
     otpu_checker *c = nullptr;
     DriveResult r;
@@ -53,16 +67,7 @@ struct Lockstep {
     std::string text() const
     {
         const otpu_divergence *d = otpu_check_first(c);
-        if (!d)
-            return "(no divergence)";
-        char *buf = nullptr;
-        size_t n = 0;
-        FILE *f = open_memstream(&buf, &n);
-        otpu_report_text(f, d, nullptr);
-        fclose(f);
-        std::string s(buf, n);
-        free(buf);
-        return s;
+        return d ? render(d, otpu_report_text) : "(no divergence)";
     }
 };
 
@@ -345,13 +350,7 @@ TEST(Report, DramBytesAreShownAsBytes)
         EXPECT_NE(t.find(" mask 0x"), std::string::npos) << t;
         EXPECT_EQ(t.find("ulp distance"), std::string::npos) << t;
         EXPECT_EQ(t.find("e-"), std::string::npos) << t; // no float decode of the bytes
-        char *buf = nullptr;
-        size_t n = 0;
-        FILE *f = open_memstream(&buf, &n);
-        otpu_report_json(f, d, nullptr);
-        fclose(f);
-        std::string js(buf, n);
-        free(buf);
+        std::string js = render(d, otpu_report_json);
         EXPECT_NE(js.find("\"bytes\": [{\"byte\": "), std::string::npos) << js;
         EXPECT_EQ(js.find("ulp_distance"), std::string::npos) << js;
     }

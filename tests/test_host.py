@@ -15,15 +15,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import host_scenarios  # noqa: E402
-
-FAILS = []
-
-
-def check(name, ok, info=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f"\n{info}"))
-    if not ok:
-        FAILS.append(name)
-
+import test_rtl_util as U  # noqa: E402
+from test_rtl_util import check  # noqa: E402
 
 def run(*cmd):
     p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=3600)
@@ -131,7 +124,7 @@ def main():
         check(f"bad host.txt ({text.splitlines()[-1]}): exit 2 naming the line",
               rs == 2 and rl == 2 and msg in outs and msg in outl, outs + outl)
 
-    sys.exit(1 if FAILS else 0)
+    sys.exit(1 if U.FAILS else 0)
 
 
 if __name__ == "__main__":

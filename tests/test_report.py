@@ -17,15 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_rtl_util as U  # noqa: E402
-
-FAILS = []
-
-
-def check(name, ok, info=""):
-    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f"\n{info}"))
-    if not ok:
-        FAILS.append(name)
-
+from test_rtl_util import check  # noqa: E402
 
 def vcd(fst):
     """(the signals by full GTKWave name -> id, and a reader of values at a time) of an FST"""
@@ -174,7 +166,7 @@ def main():
           f"v={value(port + 'v', marker)} addr={value(port + 'addr[31:0]', marker)} "
           f"want {addr}")
     stored(lockstep, rep, tmp)
-    sys.exit(1 if FAILS else 0)
+    sys.exit(1 if U.FAILS else 0)
 
 
 def stored(lockstep, rep, tmp):

@@ -135,3 +135,13 @@ def overlap_bundle(d):
         mem[0x8000 + 4 * c:0x8000 + 4 * c + 4] = struct.pack("<f", 2.0 * (N_LD - 8 + c + 1))
     return {"halted": "1", "pc": "4", "icount": "5", "tmem_sha256": sha_words(tmem),
             "dram_sha256": sha_bytes(mem)}
+
+
+FAILS = []
+
+
+def check(name, ok, info=""):
+    """one line per check ("ok" or "FAIL" and what went wrong); FAILS collects the failures"""
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f"\n{info}"))
+    if not ok:
+        FAILS.append(name)
