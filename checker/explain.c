@@ -306,13 +306,13 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
             col = (uint32_t)((d->addr % cfg->ACT_BLOCKS - o->ab) * cfg->D);
         } else {
             col = (uint32_t)(c0 - first);
+            fact(ops, "element", "row %u, element %u (ACT byte %#" PRIx64 ")", row, col, d->addr);
         }
         if (o->has_cscale || o->has_rscale)
             fact(ops, "scaling", "each element is first multiplied by its %s factor",
                  o->has_cscale && o->has_rscale ? "row and column" : o->has_cscale ? "column"
                                                                                     : "row");
     }
-    (void)KB;
     uint32_t glen = row_mode ? KB * cfg->D : cfg->D, g0 = row_mode ? 0 : col / cfg->D * cfg->D;
     uint32_t *x = calloc(glen, sizeof *x);
     if (!x)
