@@ -295,19 +295,22 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     } else {
         const otpu_qact_ops *o = &r->ops.qact;
         src = o->src.value, rows = o->rows, KB = o->KB, srs = o->srs, row_mode = o->row;
-        uint64_t per = (uint64_t)cfg->ACT_BLOCKS * cfg->D;
-        row = (uint32_t)(d->addr / per);
-        uint64_t c0 = d->addr % per, first = (uint64_t)o->ab * cfg->D;
-        if (d->space != OTPU_SP_ACT || c0 < first || row >= rows) {
-            fact(ops, "location", "an ACT scale (the group's s is the quantity to check)");
-            if (d->space != OTPU_SP_ASCALE)
-                return;
-            row = (uint32_t)(d->addr / cfg->ACT_BLOCKS);
-            col = (uint32_t)((d->addr % cfg->ACT_BLOCKS - o->ab) * cfg->D);
-        } else {
-            col = (uint32_t)(c0 - first);
-            fact(ops, "element", "row %u, element %u (ACT byte %#" PRIx64 ")", row, col, d->addr);
+        uint64_t per = (uint64_t)cfg->ACT_BLOCKS * cfg->D, blk, at;
+        int scale = d->space == OTPU_SP_ASCALE;
+        row = (uint32_t)(d->addr / (scale ? cfg->ACT_BLOCKS : per));
+        at = d->addr % (scale ? cfg->ACT_BLOCKS : per); /* a block, or a byte of the row */
+        blk = scale ? at : at / cfg->D;
+        if (o->dup && row >= rows && row < 2 * rows) /* DUP: the copy of row - rows */
+            row -= rows;
+        if (blk < o->ab || blk >= (uint64_t)o->ab + KB || row >= rows) {
+            fact(ops, "location", "outside the QACT's rows and blocks");
+            return;
         }
+        col = (uint32_t)((blk - o->ab) * cfg->D + (scale ? 0 : at % cfg->D));
+        if (scale)
+            fact(ops, "location", "the scale of row %u, block %u", row, (unsigned)blk);
+        else
+            fact(ops, "element", "row %u, element %u (ACT byte %#" PRIx64 ")", row, col, d->addr);
         if (o->has_cscale || o->has_rscale)
             fact(ops, "scaling", "each element is first multiplied by its %s factor",
                  o->has_cscale && o->has_rscale ? "row and column" : o->has_cscale ? "column"
@@ -332,13 +335,17 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     uint32_t s = 0, inv = otpu_quantize_inv(fp, x, glen, &s);
     fact(ops, "group", "%s: elements %u..%u of row %u",
          row_mode ? "the whole row (ROW)" : "a block", g0, g0 + glen - 1, row);
-    f32(ops, "element", x[col - g0]);
+    int element = d->space != OTPU_SP_ASCALE && col - g0 < glen; /* (else: a scale) */
+    if (element)
+        f32(ops, "element", x[col - g0]);
     f32(steps, "amax = max |x|", amax);
     f32(steps, "scale s = amax * f32(1/127)", s);
     f32(steps, "inv = 127 * recip(amax)", inv);
-    uint32_t pre = otpu_f32_mul(x[col - g0], inv);
-    f32(steps, "x * inv (before rounding)", pre);
-    fact(steps, "q8 (round half to even, saturate to +-127)", "%d", otpu_f32_q8(pre));
+    if (element) {
+        uint32_t pre = otpu_f32_mul(x[col - g0], inv);
+        f32(steps, "x * inv (before rounding)", pre);
+        fact(steps, "q8 (round half to even, saturate to +-127)", "%d", otpu_f32_q8(pre));
+    }
     free(x);
 }
 
