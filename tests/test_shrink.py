@@ -79,7 +79,8 @@ def shrink(tool, args):
 def copy_bundle(src, dst, plusargs):
     os.makedirs(dst)
     for f in os.listdir(src):
-        if f == "case.txt" or f.startswith(("prog_", "dram_")):
+        if f in ("case.txt", "host.txt") or f.startswith(("prog_", "dram_")) or \
+                f.endswith(".hex"):  # (host.txt's programs too)
             shutil.copyfile(os.path.join(src, f), os.path.join(dst, f))
     if plusargs:
         with open(os.path.join(dst, "plusargs.txt"), "w") as f:
