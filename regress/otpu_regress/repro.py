@@ -1,6 +1,7 @@
 """A failed test's repro folder: its bundle (with its plusargs in plusargs.txt), the report
 otpu-lockstep wrote there (report/: divergence.txt, divergence.json, wave.fst), the tool's
 output, repro.sh with the exact command, and with --shrink the bundle otpu-shrink reduced."""
+import json
 import os
 import shlex
 import shutil
@@ -19,11 +20,24 @@ cd "$(dirname "$0")" || exit 2
 """
 
 
-def dut_line():
-    """the repro.sh line that runs the same RTL as the regression: openTPU's own when OTPU_DUT
-    named it (docs/opentpu.md), else nothing (the reference RTL)"""
-    dut = os.environ.get("OTPU_DUT", "")
-    return f"export OTPU_DUT=${{OTPU_DUT:-{shlex.quote(dut)}}}\n" if dut else ""
+def dut_line(report):
+    """the repro.sh lines that run the same RTL as the regression: openTPU's own when OTPU_DUT
+    named it (docs/opentpu.md), and the RTL's sources and build key the report's repro names
+    (OTPU_SOURCE_ROOT, OTPU_RTL_KEY; checker/REPORT.md)"""
+    env = {}
+    try:
+        with open(os.path.join(report, "divergence.json")) as f:
+            words = shlex.split(json.load(f).get("repro") or "")
+    except (OSError, ValueError):
+        words = []
+    for w in words:  # the assignments before the command
+        if "=" not in w or w.startswith("-"):
+            break
+        k, v = w.split("=", 1)
+        env[k] = v
+    if os.environ.get("OTPU_DUT"):
+        env["OTPU_DUT"] = os.environ["OTPU_DUT"]
+    return "".join(f"export {k}=${{{k}:-{shlex.quote(v)}}}\n" for k, v in env.items())
 
 
 def make_repro(test, rec, tools, out_dir, output, shrink):
@@ -45,7 +59,7 @@ def make_repro(test, rec, tools, out_dir, output, shrink):
         f.write(REPRO_SH.format(name=test.name, kind=rec["kind"],
                                 message=rec["message"].replace("\n", " "),
                                 lockstep=os.path.abspath(tools["lockstep"]),
-                                dut=dut_line(),
+                                dut=dut_line(os.path.join(folder, "report")),
                                 plusargs=" ".join(shlex.quote(p) for p in test.plusargs)))
     os.chmod(sh, 0o755)
     if shrink and os.path.isdir(bundle):
