@@ -18,6 +18,7 @@
 
 #include "bundle.h"
 #include "cache.h"
+#include "install_dirs.h"
 #include "proc.h"
 #include "sha256.h"
 
@@ -50,7 +51,19 @@ const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/rtl_host
                                "rtl_bridge/cmdline.cpp"};
 const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
 
-std::string source_root() { return env_or("OTPU_SOURCE_ROOT", OTPU_DEFAULT_SOURCE_ROOT); }
+// <prefix>/share/otpu-lockstep or <prefix>/lib of the installed tree this tool runs from, or ""
+// (a tool of the build folder)
+std::string installed(otpu_install_dir which) {
+  char p[4096];
+  return otpu_install_path(which, p, sizeof p) == 0 ? p : "";
+}
+
+// what the builds read: OTPU_SOURCE_ROOT, else the installed tree's copy, else the source tree
+// this tool was built from
+std::string source_root() {
+  std::string inst = installed(OTPU_INSTALL_SHARE);
+  return env_or("OTPU_SOURCE_ROOT", inst.empty() ? OTPU_DEFAULT_SOURCE_ROOT : inst);
+}
 std::string verilator_bin() { return env_or("VERILATOR", "verilator"); }
 std::string jobs() { return env_or("OTPU_RTL_JOBS", "2"); }
 
@@ -191,7 +204,11 @@ bool hash_library(const std::string &lib, std::string *h, std::string *err) {
 // that one binary runs either plain or in lockstep with the C model.
 std::vector<std::string> lockstep_libs() {
   std::vector<std::string> libs;
-  std::stringstream ss(env_or("OTPU_LOCKSTEP_LIBS", OTPU_LOCKSTEP_LIBS));
+  std::string lib = installed(OTPU_INSTALL_LIB), inst;
+  if (!lib.empty())  // as meson installs them (libotpulockstep.a is private to the tools)
+    inst = lib + "/otpu-lockstep/libotpulockstep.a " + lib + "/libotpucheck.a " + lib +
+           "/libotpusim.a";
+  std::stringstream ss(env_or("OTPU_LOCKSTEP_LIBS", inst.empty() ? OTPU_LOCKSTEP_LIBS : inst));
   std::string l;
   while (ss >> l) libs.push_back(l);
   return libs;
@@ -258,7 +275,9 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
 
 // A step's product: in the prebuilt folder, or in the cache (built now if it is not there).
 bool obtain(const Step &st, const std::string &cache, std::string *path) {
-  std::string pre = env_or("OTPU_RTL_PREBUILT", OTPU_DEFAULT_PREBUILT);
+  // (an installed tool has no prebuilt folder: the build folder may be gone)
+  std::string pre = env_or("OTPU_RTL_PREBUILT",
+                           installed(OTPU_INSTALL_SHARE).empty() ? OTPU_DEFAULT_PREBUILT : "");
   if (cache.empty() && !pre.empty() && is_file(pre + "/" + st.key + "/" + st.product)) {
     *path = pre + "/" + st.key + "/" + st.product;
     return true;

@@ -85,7 +85,8 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
-/* The default command's otpu-lockstep: --lockstep, $OTPU_LOCKSTEP, else beside this tool. */
+/* The default command's otpu-lockstep: --lockstep, $OTPU_LOCKSTEP, else beside this tool
+ * (installed: the same folder; in the build folder: ../rtl_bridge). */
 static int find_lockstep(const options *o, char *path, size_t n)
 {
     const char *p = o->lockstep ? o->lockstep : getenv("OTPU_LOCKSTEP");
@@ -99,7 +100,9 @@ static int find_lockstep(const options *o, char *path, size_t n)
         self[k] = 0;
         char *slash = strrchr(self, '/');
         *slash = 0;
-        snprintf(path, n, "%s/../rtl_bridge/otpu-lockstep", self);
+        snprintf(path, n, "%s/otpu-lockstep", self);
+        if (access(path, X_OK))
+            snprintf(path, n, "%s/../rtl_bridge/otpu-lockstep", self);
     }
     char real[PATH_MAX];
     if (access(path, X_OK) || !realpath(path, real))

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "input.h"
+#include "install_dirs.h"
 
 const char *g_cmd = "";
 
@@ -185,10 +186,16 @@ char *xstrdup_printf(const char *fmt, ...)
     return s;
 }
 
+/* What the bench is built from: OTPU_FPVEC_SRCDIR, else the installed tree's copy
+ * (install_dirs.h), else the source tree this tool was built from. */
 const char *source_dir(void)
 {
+    static char installed[4096];
     const char *e = getenv("OTPU_FPVEC_SRCDIR");
-    const char *d = (e && *e) ? e : OTPU_FPVEC_SRCDIR;
+    const char *d = (e && *e) ? e
+                    : otpu_install_path(OTPU_INSTALL_SHARE, installed, sizeof installed) == 0
+                        ? installed
+                        : OTPU_FPVEC_SRCDIR;
     if (!*d)
         die("the source tree is unknown: set OTPU_FPVEC_SRCDIR to the otpu-lockstep checkout");
     return d;

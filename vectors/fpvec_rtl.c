@@ -10,6 +10,7 @@
 
 #include "fpvec_cli.h"
 #include "cache.h"
+#include "install_dirs.h"
 #include "input.h"
 #include "proc.h"
 #include "sha256.h"
@@ -314,7 +315,11 @@ int cmd_rtl(int argc, char **argv)
         sv_name = sv_abs;
     } else {
         const char *e = getenv("OTPU_FPVEC_BENCH");
-        const char *b = (e && *e) ? e : OTPU_FPVEC_BENCH;
+        char inst[4096]; /* an installed tool builds its own: the build folder may be gone */
+        const char *b = (e && *e) ? e
+                        : otpu_install_path(OTPU_INSTALL_SHARE, inst, sizeof inst) == 0
+                            ? ""
+                            : OTPU_FPVEC_BENCH;
         sv_name = "the project's rtl/otpu_fp.sv";
         if (*b && access(b, X_OK) == 0) {
             bench = xstrdup_printf("%s", b);
