@@ -83,3 +83,17 @@ def test_missing_library_is_a_clear_error():
                        capture_output=True, text=True)
     assert r.returncode == 1 and "OTPU_LIBOTPUSIM=/nonexistent/libotpusim.so: no such file" \
         in r.stderr
+
+
+def test_installed_layout_is_found(tmp_path):
+    """The package under <prefix>/share/otpu-lockstep/python finds <prefix>/lib/<triplet>/."""
+    pkg = tmp_path / "share" / "otpu-lockstep" / "python"
+    shutil.copytree(os.path.dirname(otpu.__file__), pkg / "otpu")
+    libdir = tmp_path / "lib" / "x86_64-linux-gnu"
+    libdir.mkdir(parents=True)
+    shutil.copy(otpu.library_path(), libdir / "libotpusim.so")
+    env = {k: v for k, v in os.environ.items() if k != "OTPU_LIBOTPUSIM"}
+    r = subprocess.run([sys.executable, "-c", "import otpu; print(otpu.library_path())"],
+                       env=env, cwd=pkg, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(libdir / "libotpusim.so")
