@@ -43,6 +43,10 @@ int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t errlen);
 int otpu_bundle_set_rev(otpu_bundle *b, const char *dir, otpu_revision rev, char *err,
                         size_t errlen);
 void otpu_bundle_free(otpu_bundle *b);
+/* The same on a bundle of its own allocation, for a caller that keeps a handle (a binding):
+ * NULL with one line in err. otpu_bundle_close frees it (NULL: nothing). (bundle_open.c) */
+otpu_bundle *otpu_bundle_open(const char *dir, char *err, size_t errlen);
+void otpu_bundle_close(otpu_bundle *b);
 
 /* The parsers behind otpu_bundle_read, on text already read (path names it in messages).
  * case.txt: fills b's Config, desc, args and expectations (b->cfg must hold the defaults the

@@ -569,3 +569,15 @@ int otpu_machine_dram_pages(const otpu_machine *m, uint32_t s, uint8_t *touched)
         memset(touched, 1, pages);
     return rc;
 }
+
+/* For the library's other files (slice.h): machine_access.c reaches a slice and the error slot
+ * through these, so the machine's layout stays private to this file. */
+otpu_slice *otpu_machine_slice(otpu_machine *m, uint32_t s)
+{
+    return s < m->cfg.S ? &m->sl[s] : NULL;
+}
+
+otpu_error *otpu_machine_error_slot(otpu_machine *m)
+{
+    return &m->err;
+}

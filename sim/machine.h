@@ -113,6 +113,40 @@ uint32_t otpu_machine_slices(const otpu_machine *m);
 otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s);
 uint64_t otpu_machine_chains(const otpu_machine *m); /* HALT CHAIN reloads so far */
 
+/* ---- The host's access to a slice's state, and finer running (machine_access.c).
+ *
+ * Spaces are protocol.h's otpu_space, each with its unit:
+ *   OTPU_SP_REG     R0..R15, 32-bit words (R0 reads 0; writing it changes nothing);
+ *   OTPU_SP_TMEM    TMEM words (32 bits);
+ *   OTPU_SP_DRAM    DRAM bytes;
+ *   OTPU_SP_ACT     ACT RAM int8s, at row * ACT_BLOCKS * D + column;
+ *   OTPU_SP_ASCALE  ACT scales (fp32 bits, 32-bit words), at row * ACT_BLOCKS + block.
+ * addr and count are in units of the space; buf holds count units, little endian. Reads and
+ * writes are the host's: no instruction runs and nothing is logged. 0, or -1 with err naming the
+ * slice, the space and the range at fault (no such slice or space, a range past the end). */
+uint64_t otpu_machine_space_units(const otpu_machine *m, otpu_space sp); /* 0: no such space */
+unsigned otpu_machine_space_unit_bytes(otpu_space sp);                  /* 0: no such space */
+int otpu_machine_read(const otpu_machine *m, uint32_t s, otpu_space sp, uint64_t addr,
+                      uint64_t count, void *buf, otpu_error *err);
+int otpu_machine_write(otpu_machine *m, uint32_t s, otpu_space sp, uint64_t addr,
+                       uint64_t count, const void *buf, otpu_error *err);
+/* Slice s's memory of space sp itself (TMEM, DRAM, ACT or ASCALE; NULL for REG and bad
+ * arguments), otpu_machine_space_units units long, for a binding that maps it (numpy): writing
+ * through it is a host write. Valid until the machine is freed or its DRAM image is loaded
+ * again; take it anew rather than keeping it. */
+void *otpu_machine_memory(otpu_machine *m, uint32_t s, otpu_space sp);
+
+/* Run as otpu_machine_run does until slice s is about to execute the instruction at pc: 0,
+ * with that instruction not executed. A slice that is there when called executes it first
+ * (calling again stops at its next arrival: a loop's next iteration). 1: every slice halted
+ * without that; -1: an error (otpu_machine_error), also more than max_steps instructions
+ * executed by this call (0: no limit) and a slice s the machine does not have. */
+int otpu_machine_run_to(otpu_machine *m, uint32_t s, uint32_t pc, uint64_t max_steps);
+/* One step in otpu_machine_run's order: the first slice that can run executes one instruction
+ * (*slice: which), or, when none can, the machine settles (*slice = -1: a collective completes,
+ * the host acts, the WAITWs poll). 0 done, 1 every slice halted (nothing ran), -1 error. */
+int otpu_machine_step_next(otpu_machine *m, int *slice);
+
 #ifdef __cplusplus
 }
 #endif

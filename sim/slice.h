@@ -67,6 +67,12 @@ typedef struct otpu_slice {
     otpu_error *err;    /* the machine's error slot */
 } otpu_slice;
 
+/* The machine's slice s (NULL past the last) and its error slot: for the library's files that
+ * work on a machine's slices from outside machine.c (machine_access.c). */
+struct otpu_machine;
+otpu_slice *otpu_machine_slice(struct otpu_machine *m, uint32_t s);
+otpu_error *otpu_machine_error_slot(struct otpu_machine *m);
+
 int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_error *err);
 void otpu_slice_free(otpu_slice *s);
 /* Start a program (pc 0, R0..R7 = 0, R8..R15 = args, loops cleared); memories are kept. */

@@ -186,3 +186,21 @@ int otpu_final_write(FILE *f, const otpu_machine *m, uint32_t s)
     };
     return otpu_final_write_state(f, &st);
 }
+
+int otpu_final_text(const otpu_machine *m, uint32_t s, char *buf, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -1;
+    int rc = otpu_final_write(f, m, s);
+    if (fclose(f) || rc) {
+        free(text);
+        return -1;
+    }
+    if (n)
+        snprintf(buf, n, "%s", text);
+    free(text);
+    return (int)len;
+}

@@ -21,6 +21,9 @@ otpu_listener otpu_tracer_listener(otpu_tracer *t);
 /* final_<s>.txt: halted, pc, icount, registers and the SHA-256 of TMEM, DRAM, ACT RAM and
  * the ACT scales, of a model's slice. Returns 0, or -1 on a write error. */
 int otpu_final_write(FILE *f, const otpu_machine *m, uint32_t s);
+/* The same text into buf (NUL-terminated, cut to n - 1 characters): its whole length, as
+ * snprintf counts it, or -1 on an error. */
+int otpu_final_text(const otpu_machine *m, uint32_t s, char *buf, size_t n);
 
 /* The same file from any slice state (an RTL's dump): memories little endian as the model
  * holds them. DRAM: the whole image, or (dram NULL) dram_piece reads it piece by piece. */

@@ -1,0 +1,103 @@
+"""Instruction builders for tests and examples: each returns an Instr with op, ra, rb, rc, rd,
+flags and w (the seven immediates w1..w7, openTPU docs/isa.md's numbering) and encode() (the
+eight words), the shape openTPU's isasim reads, so a program built here runs on both.
+Keyword arguments name the operands; the register of an R[reg] + imm operand is ra/rb/rc/rd
+as the ISA assigns it."""
+import struct
+
+NOP, HALT, LI, ADDI, LOOP, BAR, RLD, WAITW = 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07
+LD, ST, DSTEP, STREAM = 0x10, 0x11, 0x12, 0x13
+MM, QACT, QST, VOP, GATHER = 0x20, 0x21, 0x22, 0x30, 0x40
+
+V_ADD, V_SUB, V_RSUB, V_MUL, V_MAX, V_MIN = 0, 1, 2, 3, 4, 5
+V_COPY, V_EXP2, V_RECIP, V_RSQRT, V_ABS, V_FILL, V_EXP2SUB, V_LOG2 = 8, 9, 10, 11, 12, 13, 14, 15
+V_RSUM, V_RMAX, V_RSSQ, V_RDOT = 16, 17, 18, 19
+B_FULL, B_ROW, B_COL, B_SCALAR = 0, 1, 2, 3
+F_UNIT, F_ACC, F_RMAX, F_ASCALE = 0x1, 0x2, 0x4, 0x8          # MM
+F_ROW, F_CSCALE, F_RSCALE = 0x1, 0x2, 0x4                      # QACT (QST: F_ROW)
+F_CHAIN = 0x1                                                  # HALT
+
+
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", float(x)))[0]
+
+
+class Instr:
+    __slots__ = ("op", "ra", "rb", "rc", "rd", "flags", "w")
+
+    def __init__(self, op, ra=0, rb=0, rc=0, rd=0, flags=0, w=()):
+        imm = [int(x) & 0xFFFFFFFF for x in w]
+        if len(imm) > 7 or not all(0 <= r < 16 for r in (ra, rb, rc, rd)):
+            raise ValueError("an instruction has 7 immediates and registers 0..15")
+        self.op, self.ra, self.rb, self.rc, self.rd, self.flags = op, ra, rb, rc, rd, flags
+        self.w = imm + [0] * (7 - len(imm))
+
+    def encode(self):
+        w0 = (self.op & 0xFF) | self.ra << 8 | self.rb << 12 | self.rc << 16 | self.rd << 20 \
+            | (self.flags & 0xFF) << 24
+        return [w0] + list(self.w)
+
+    def __repr__(self):
+        from .machine import disasm
+        return "<%s>" % disasm(self.encode())
+
+
+def nop():
+    return Instr(NOP)
+
+
+def halt():
+    return Instr(HALT)
+
+
+def bar():
+    return Instr(BAR)
+
+
+def li(rd, value):
+    return Instr(LI, rd=rd, w=[value])
+
+
+def addi(rd, ra, value):
+    return Instr(ADDI, rd=rd, ra=ra, w=[value])
+
+
+def loop(body, count, rcount=0):
+    """Repeat the next `body` instructions count (+ R[rcount]) times."""
+    return Instr(LOOP, ra=rcount, w=[body, count])
+
+
+def ld(*, dram, tmem, n, ra=0, rb=0):
+    """n words from DRAM byte address dram (+R[ra]) to TMEM word tmem (+R[rb])."""
+    return Instr(LD, ra=ra, rb=rb, w=[dram, tmem, n])
+
+
+def st(*, dram, tmem, n, ra=0, rb=0):
+    return Instr(ST, ra=ra, rb=rb, w=[dram, tmem, n])
+
+
+def vop(func, *, dst, a=0, b=0, rows=1, cols=1, drs=0, ars=0, brs=0, bmode=B_FULL, imm=0.0,
+        ra=0, rb=0, rc=0):
+    """dst[r, c] = func(a[r, c], B) over rows x cols; B by bmode: b[r, c], b[r], b[c], or imm."""
+    return Instr(VOP, ra=ra, rb=rb, rc=rc,
+                 w=[dst, a, b, rows | cols << 16, drs | ars << 16,
+                    brs | func << 16 | bmode << 24, f32_bits(imm)])
+
+
+def qact(*, src, rows, kb, srs, ab=0, row=False, ra=0):
+    """Quantize rows x (kb * D) TMEM floats at src (row stride srs) into ACT RAM block ab."""
+    return Instr(QACT, ra=ra, flags=F_ROW if row else 0,
+                 w=[src, rows | ab << 8 | kb << 16, srs])
+
+
+def mm(*, sa, out, n, kb, m, rs, ors, ssa=0, srs=0, ab=0, unit=False, acc=False, rmax=False,
+       ra=0, rb=0, rc=0):
+    """out[j, i] (+)= sum over kb blocks of ACT row j . DRAM weight row i (at sa + i * rs, int8)
+    times the weight scales (fp32 at ssa + i * srs + 4k; none with unit) and ACT scales."""
+    flags = (F_UNIT if unit else 0) | (F_ACC if acc else 0) | (F_RMAX if rmax else 0)
+    return Instr(MM, ra=ra, rb=rb, rc=rc, flags=flags,
+                 w=[sa, ssa, out, n | kb << 16, rs, ors | m << 16 | ab << 24, srs])
+
+
+def gather(*, src, dst, rows, cols, srs, drs, seg, ra=0, rb=0):
+    return Instr(GATHER, ra=ra, rb=rb, w=[src, dst, rows | cols << 16, srs, drs, seg])
