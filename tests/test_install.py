@@ -14,6 +14,8 @@ OTPU_* variables:
     the RTL's fp32 unit (its bench built from the installed sources), otpu-gen writes a bundle
     otpu-sim runs, otpu-regress, otpu-shrink and otpu-cov answer --help, and each tool's man
     page is installed;
+  - the installed Python binding (share/otpu-lockstep/python) loads the installed library and
+    runs a golden bundle to its golden end;
   - DESTDIR staging puts the same files under DESTDIR.
 """
 import os
@@ -138,6 +140,18 @@ def main():
         check(rc == 0 and "halted" in out, f"{os.path.basename(e)} runs a golden bundle")
     rc, out = run(["ldd", exe_static], env=run_env)
     check("libotpusim" not in out, "the static build does not load libotpusim.so")
+
+    # the Python binding, installed beside the rest, finds the installed library itself
+    py = dict(env, PYTHONPATH=os.path.join(share, "python"))
+    rc, out = run(["/usr/bin/python3", "-c",
+                   "import otpu, sys; m = otpu.load_bundle(sys.argv[1]); m.run(); "
+                   "print(otpu.library_path()); print(m.final_text(0))", golden], env=py)
+    want = open(os.path.join(golden, "final_0.txt")).read()
+    check(rc == 0 and out.startswith(prefix) and out.split("\n", 1)[1].strip() == want.strip(),
+          "the installed Python binding loads the installed library and runs a golden bundle "
+          "to its golden end")
+    if rc != 0:
+        print(out[-2000:])
 
     for d in (src, build):
         os.rename(d + ".aside", d)
