@@ -1,118 +1,163 @@
-/* dot.c - int8 dot products for the MXU.
- *
- * A portable C version, and on x86-64 an AVX2 version (sign-extend to int16, vpmaddwd into
- * int32 lanes) chosen at run time when the CPU has AVX2. The arithmetic is exact integer
- * arithmetic, so both give the same results; tests compare them. */
+/* dot.c - which int8 dot product path runs: the table of paths (dot_*.c), the choice at run
+ * time (the best the CPU has, $OTPU_DOT_PATH, or otpu_dot_select), and the public calls. */
 #include "dot.h"
 
-static int32_t dot_portable(const int8_t *a, const int8_t *b, size_t n)
-{
-    int32_t s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += (int16_t)a[i] * (int16_t)b[i];
-    return s;
-}
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "dot_kernel.h"
 
-__attribute__((target("avx2"))) static int32_t dot_avx2(const int8_t *a, const int8_t *b,
-                                                        size_t n)
-{
-    __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i)));
-        __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i)));
-        __m256i a1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i + 16)));
-        __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i + 16)));
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a0, b0));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(a1, b1));
-    }
-    __m256i acc = _mm256_add_epi32(acc0, acc1);
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s) + dot_portable(a + i, b + i, n - i);
-}
-
-/* One weight block against several rows: the block is widened to int16 once. */
-__attribute__((target("avx2"))) static void rows_avx2(const int8_t *base, size_t stride,
-                                                      size_t rows, const int8_t *w, size_t n,
-                                                      int32_t *out)
-{
-    enum { MAXV = 16 }; /* up to 256 elements held in registers/stack as int16 */
-    size_t nv = n / 16;
-    if (nv > MAXV || n % 16) {
-        for (size_t j = 0; j < rows; j++)
-            out[j] = dot_avx2(base + j * stride, w, n);
-        return;
-    }
-    __m256i wv[MAXV];
-    for (size_t v = 0; v < nv; v++)
-        wv[v] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 16 * v)));
-    for (size_t j = 0; j < rows; j++) {
-        const int8_t *a = base + j * stride;
-        __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
-        size_t v = 0;
-        for (; v + 2 <= nv; v += 2) {
-            __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + 16 * v)));
-            __m256i a1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + 16 * v + 16)));
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a0, wv[v]));
-            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(a1, wv[v + 1]));
-        }
-        if (v < nv) {
-            __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + 16 * v)));
-            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(a0, wv[v]));
-        }
-        __m256i acc = _mm256_add_epi32(acc0, acc1);
-        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-        out[j] = _mm_cvtsi128_si32(s);
-    }
-}
-
-static int have_avx2(void)
-{
-    static int known = -1; /* benign race: every thread computes the same value */
-    if (known < 0)
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-    return known;
-}
-#define DOT(a, b, n) (have_avx2() ? dot_avx2(a, b, n) : dot_portable(a, b, n))
-#else
-#define DOT(a, b, n) dot_portable(a, b, n)
+/* best first */
+static const otpu_dot_kernel *const kernels[] = {
+#ifdef OTPU_DOT_X86
+    &otpu_dot_kernel_avx512vnni,
+    &otpu_dot_kernel_avxvnni,
+    &otpu_dot_kernel_avx2,
 #endif
+    &otpu_dot_kernel_portable,
+};
+enum { NKERNELS = sizeof kernels / sizeof kernels[0] };
 
-const char *otpu_dot_path(void)
+static _Atomic(const otpu_dot_kernel *) active;
+
+/* what the CPU has does not change while the process runs: found once */
+static once_flag once = ONCE_FLAG_INIT;
+static const char *known[NKERNELS + 1], *available[NKERNELS + 1];
+static const otpu_dot_kernel *best;
+
+static void find_paths(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (have_avx2())
-        return "avx2";
-#endif
-    return "portable";
+    size_t n = 0;
+    for (size_t i = 0; i < NKERNELS; i++) {
+        known[i] = kernels[i]->name;
+        if (kernels[i]->supported()) {
+            available[n++] = kernels[i]->name;
+            if (!best)
+                best = kernels[i];
+        }
+    }
+}
+
+static void ready(void)
+{
+    call_once(&once, find_paths);
+}
+
+/* "a b c" */
+static const char *joined(const char *const *names, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (; *names && at < n; names++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? " " : "", *names);
+    return buf;
+}
+
+/* name NULL, "" or "auto": the best; NULL with the reason in err for an unknown name or a
+ * path this CPU lacks */
+static const otpu_dot_kernel *lookup(const char *name, char *err, size_t errlen)
+{
+    ready();
+    if (!name || !*name || !strcmp(name, "auto"))
+        return best;
+    char list[128];
+    for (size_t i = 0; i < NKERNELS; i++) {
+        if (strcmp(kernels[i]->name, name))
+            continue;
+        if (kernels[i]->supported())
+            return kernels[i];
+        snprintf(err, errlen, "this CPU cannot run the int8 dot product path '%s' (it has: %s)",
+                 name, joined(available, list, sizeof list));
+        return NULL;
+    }
+    snprintf(err, errlen, "unknown int8 dot product path '%s' (known: %s, auto)", name,
+             joined(known, list, sizeof list));
+    return NULL;
+}
+
+/* The first use: $OTPU_DOT_PATH's path when it is a good one, else the best (a bad value is
+ * reported by otpu_dot_env_check, which otpu_machine_new calls). Racing first uses all store
+ * the same choice. */
+static const otpu_dot_kernel *kernel(void)
+{
+    const otpu_dot_kernel *k = atomic_load_explicit(&active, memory_order_acquire);
+    if (k)
+        return k;
+    char err[256];
+    k = lookup(getenv("OTPU_DOT_PATH"), err, sizeof err);
+    if (!k)
+        k = best;
+    const otpu_dot_kernel *none = NULL;
+    if (!atomic_compare_exchange_strong(&active, &none, k))
+        k = none; /* otpu_dot_select (or another first use) came first */
+    return k;
 }
 
 int32_t otpu_dot_i8(const int8_t *a, const int8_t *b, size_t n)
 {
-    return DOT(a, b, n);
-}
-
-int32_t otpu_dot_i8_portable(const int8_t *a, const int8_t *b, size_t n)
-{
-    return dot_portable(a, b, n);
+    return kernel()->dot(a, b, n);
 }
 
 void otpu_dot_i8_rows(const int8_t *rows_base, size_t row_stride, size_t rows, const int8_t *w,
                       size_t n, int32_t *out)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (have_avx2()) {
-        rows_avx2(rows_base, row_stride, rows, w, n, out);
-        return;
-    }
-#endif
-    for (size_t j = 0; j < rows; j++)
-        out[j] = dot_portable(rows_base + j * row_stride, w, n);
+    kernel()->blocks(rows_base, row_stride, rows, w, n, 1, out);
+}
+
+void otpu_dot_i8_blocks(const int8_t *rows_base, size_t row_stride, size_t rows, const int8_t *w,
+                        size_t n, size_t nblocks, int32_t *out)
+{
+    kernel()->blocks(rows_base, row_stride, rows, w, n, nblocks, out);
+}
+
+int32_t otpu_dot_i8_portable(const int8_t *a, const int8_t *b, size_t n)
+{
+    return otpu_dot_kernel_portable.dot(a, b, n);
+}
+
+const char *otpu_dot_path(void)
+{
+    return kernel()->name;
+}
+
+const char *const *otpu_dot_paths_known(void)
+{
+    ready();
+    return known;
+}
+
+const char *const *otpu_dot_paths(void)
+{
+    ready();
+    return available;
+}
+
+int otpu_dot_available(const char *name)
+{
+    for (size_t i = 0; name && i < NKERNELS; i++)
+        if (!strcmp(kernels[i]->name, name))
+            return kernels[i]->supported() != 0;
+    return -1;
+}
+
+int otpu_dot_select(const char *name, char *err, size_t errlen)
+{
+    const otpu_dot_kernel *k = lookup(name, err, errlen);
+    if (!k)
+        return -1;
+    atomic_store_explicit(&active, k, memory_order_release);
+    return 0;
+}
+
+int otpu_dot_env_check(char *err, size_t errlen)
+{
+    const char *v = getenv("OTPU_DOT_PATH");
+    char why[256];
+    if (lookup(v, why, sizeof why))
+        return 0;
+    snprintf(err, errlen, "OTPU_DOT_PATH: %s", why);
+    return -1;
 }

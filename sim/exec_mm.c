@@ -61,14 +61,20 @@ static int mm_check(otpu_slice *s, const otpu_mm_ops *a)
 }
 
 /* t[r * KB + k] for ACT rows r < R and blocks k of streamed row n (only the (r, k) pairs a
- * PAIR MM uses when pair is set). */
+ * PAIR MM uses when pair is set). iblk: scratch for R * KB int8 block products. */
 static void block_terms(otpu_slice *s, const otpu_mm_ops *a, uint32_t n, uint32_t *t, int8_t *wdec,
-                        int32_t *isum)
+                        int32_t *isum, int32_t *iblk)
 {
     uint32_t R = rows_read(a);
     const otpu_config *cfg = s->cfg;
     uint32_t D = cfg->D, sub = D / OTPU_NSUB;
     const int8_t *actbase = s->act + (size_t)a->ab * D;
+    /* int8: every block of the streamed row against every row in one call (a streamed row's
+     * KB * D bytes are contiguous, and so are a row's KB blocks in ACT RAM) */
+    if (a->wf == OTPU_WF_INT8)
+        otpu_dot_i8_blocks(actbase, s->act_row, R,
+                           (const int8_t *)s->dram + a->sa.value + (uint64_t)n * a->rs, D, a->KB,
+                           iblk);
     for (uint32_t k = 0; k < a->KB; k++) {
         uint32_t ws = OTPU_F32_ONE, sw = 0;
         if (!a->unit)
@@ -81,11 +87,10 @@ static void block_terms(otpu_slice *s, const otpu_mm_ops *a, uint32_t n, uint32_
         }
         const int8_t *act = actbase + (size_t)k * D;
         if (a->wf == OTPU_WF_INT8) {
-            const int8_t *w =
-                (const int8_t *)s->dram + a->sa.value + (uint64_t)n * a->rs + (uint64_t)k * D;
             if (!a->unit)
                 ws = sw;
-            otpu_dot_i8_rows(act + (size_t)r0 * s->act_row, s->act_row, r1 - r0, w, D, isum);
+            for (uint32_t r = r0; r < r1; r++)
+                isum[r - r0] = iblk[(size_t)r * a->KB + k];
         } else {
             const uint8_t *p = s->dram + a->sa.value + (uint64_t)n * a->rs + (uint64_t)k * (D / 2);
             const int8_t *dec = a->wf == OTPU_WF_INT4 ? otpu_dec_int4 : otpu_dec_fp4;
@@ -125,16 +130,18 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     uint32_t D = s->cfg->D;
     size_t nt = (size_t)R * a->KB, ny = (size_t)a->M * a->N;
     size_t nchunks = a->pair ? (a->KB + 1) / 2 : a->KB;
-    /* scratch: t [R*KB], y [M*N], decoded weights [D bytes], isum [R], pair sums [chunks] */
-    uint32_t *t = otpu_scratch(s, nt + ny + D / 4 + R + nchunks + 1);
+    /* scratch: t [R*KB], y [M*N], decoded weights [D bytes], isum [R], pair sums [chunks],
+     * int8 block products [R*KB] */
+    uint32_t *t = otpu_scratch(s, nt + ny + D / 4 + R + nchunks + 1 + nt);
     if (!t)
         return -1;
     uint32_t *y = t + nt;
     int8_t *wdec = (int8_t *)(y + ny);
     int32_t *isum = (int32_t *)(y + ny + D / 4);
     uint32_t *p = (uint32_t *)isum + R;
+    int32_t *iblk = (int32_t *)(p + nchunks + 1);
     for (uint32_t n = 0; n < a->N; n++) {
-        block_terms(s, a, n, t, wdec, isum);
+        block_terms(s, a, n, t, wdec, isum, iblk);
         for (uint32_t j = 0; j < a->M; j++) {
             const uint32_t *tj = t + (size_t)j * a->KB;
             if (a->pair) {

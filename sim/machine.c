@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dot.h"
 #include "slice.h"
 
 struct otpu_machine {
@@ -29,7 +30,8 @@ otpu_machine *otpu_machine_new(const otpu_config *cfg, otpu_error *err)
 {
     memset(err, 0, sizeof *err);
     err->slice = -1;
-    if (otpu_config_check(cfg, err->msg, sizeof err->msg)) {
+    if (otpu_config_check(cfg, err->msg, sizeof err->msg) ||
+        otpu_dot_env_check(err->msg, sizeof err->msg)) {
         err->kind = OTPU_ERR_BOUNDS;
         return NULL;
     }

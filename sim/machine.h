@@ -66,6 +66,7 @@ typedef struct {
  * still does not hold is the timeout. */
 typedef int (*otpu_host_fn)(otpu_machine *m, void *user);
 
+/* NULL with err for a bad Config, a bad $OTPU_DOT_PATH (dot.h) or no memory. */
 otpu_machine *otpu_machine_new(const otpu_config *cfg, otpu_error *err);
 void otpu_machine_free(otpu_machine *m);
 const otpu_config *otpu_machine_config(const otpu_machine *m);

@@ -1,6 +1,8 @@
 /* otpu-bench - libotpusim's speed on benchmark bundles: instructions per second, wall time,
  * and int8 MACs per second for the MM work, each result checked against the bundle's golden
- * final_<s>.txt.
+ * final_<s>.txt; each bundle's time against its memory-bandwidth bound (the weight bytes its
+ * MMs stream / the measured memcpy bandwidth); and every int8 dot product path this CPU has
+ * on a synthetic MM, in the model and as the bare kernel.
  *
  *   otpu-bench [--repeat N] BUNDLE...
  */
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include "bundle.h"
+#include "dot.h"
 #include "input.h"
 #include "trace.h"
 
@@ -21,7 +24,8 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* MACs of the MM instructions issued (each MXU row times each streamed element). */
+/* MACs of the MM instructions issued (each MXU row times each streamed element), in units
+ * of D, and the weight bytes they stream, in units of D / 2. */
 static void count_macs(void *user, uint32_t s, uint64_t n, uint32_t pc, const otpu_instr *in)
 {
     (void)s, (void)n, (void)pc;
@@ -30,6 +34,34 @@ static void count_macs(void *user, uint32_t s, uint64_t n, uint32_t pc, const ot
         return;
     otpu_mm_ops o = otpu_operands(in, NULL).mm;
     macs[0] += (uint64_t)o.M * o.N * o.KB;
+    macs[1] += (uint64_t)o.N * o.KB * (o.wf == OTPU_WF_INT8 ? 2 : 1);
+}
+
+/* Bytes per second of memcpy between two buffers well beyond the caches, best of 5 (bytes
+ * copied, not read plus written). */
+static double memcpy_bandwidth(void)
+{
+    const size_t n = (size_t)256 << 20;
+    char *a = malloc(n), *b = malloc(n);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 0;
+    }
+    memset(a, 1, n);
+    memset(b, 2, n);
+    double best = 1e30;
+    for (int r = 0; r < 5; r++) {
+        double t0 = now();
+        memcpy(r % 2 ? a : b, r % 2 ? b : a, n);
+        double dt = now() - t0;
+        best = dt < best ? dt : best;
+    }
+    volatile char keep = a[n / 2] + b[n / 3]; /* the copies are used */
+    (void)keep;
+    free(a);
+    free(b);
+    return (double)n / best;
 }
 
 static int final_matches(const char *dir, const otpu_machine *m)
@@ -61,8 +93,9 @@ static void put(uint32_t **p, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3
 }
 
 /* A compute-bound MXU case: M = 8 rows of ACT RAM against N = 512 weight rows of K = 1024
- * (D = 128, int8, 512 KiB of weights that stay in cache), repeated 64 times. */
-static int synthetic_mm(void)
+ * (D = 128, int8, 512 KiB of weights that stay in cache), repeated 64 times; best of 3.
+ * Returns MAC/s, or 0 on an error. */
+static double synthetic_mm(void)
 {
     otpu_config c = otpu_config_default();
     c.D = 128;
@@ -70,7 +103,7 @@ static int synthetic_mm(void)
     otpu_error e;
     otpu_machine *m = otpu_machine_new(&c, &e);
     if (!m)
-        return fprintf(stderr, "otpu-bench: %s\n", e.msg), 2;
+        return fprintf(stderr, "otpu-bench: %s\n", e.msg), 0;
     uint32_t prog[8 * 8], *p = prog;
     const uint32_t N = 512, KB = 8, M = 8, reps = 64;
     put(&p, OTPU_OP_LD, 0, 0, M * KB * 128, 0, 0, 0, 0);                      /* rows to quantize */
@@ -88,19 +121,78 @@ static int synthetic_mm(void)
     for (size_t i = 0; i < M * KB * 128; i++) /* moderate fp32 values for QACT */
         ((uint32_t *)img)[i] = 0x3F000000u | (((uint32_t *)img)[i] & 0x807FFFFFu);
     otpu_machine_load_dram(m, 0, 0, img, c.DRAM_BYTES, &e);
-    otpu_machine_load_program(m, 0, prog, (size_t)(p - prog), &e);
     free(img);
-    double t0 = now();
-    int failed = otpu_machine_run(m, 0);
-    double dt = now() - t0;
-    if (failed)
-        fprintf(stderr, "otpu-bench: synthetic: %s\n", otpu_machine_error(m)->msg);
-    double macs = (double)reps * M * N * KB * 128;
-    printf("%-28s %12" PRIu64 " %10.4f %14.4g %14.3g %s\n", "synthetic_mm_M8_K1024_N512",
-           otpu_machine_view(m, 0).icount, dt, (double)otpu_machine_view(m, 0).icount / dt,
-           macs / dt, failed ? "ERROR" : "(no golden)");
+    double best = 1e30;
+    for (int r = 0; r < 3; r++) {
+        otpu_machine_load_program(m, 0, prog, (size_t)(p - prog), &e); /* restarts it */
+        double t0 = now();
+        int failed = otpu_machine_run(m, 0);
+        double dt = now() - t0;
+        if (failed) {
+            fprintf(stderr, "otpu-bench: synthetic: %s\n", otpu_machine_error(m)->msg);
+            otpu_machine_free(m);
+            return 0;
+        }
+        best = dt < best ? dt : best;
+    }
     otpu_machine_free(m);
-    return failed;
+    return (double)reps * M * N * KB * 128 / best;
+}
+
+/* The bare kernel (otpu_dot_i8_blocks) on rows x K against N streamed weight rows of K int8
+ * in blocks of 128, best of 3 passes of reps; returns MAC/s. */
+static double kernel_rate(size_t rows, size_t K, size_t N, int reps)
+{
+    int8_t *act = malloc(rows * K), *w = malloc(N * K);
+    int32_t *out = malloc(rows * (K / 128) * sizeof *out);
+    if (!act || !w || !out) {
+        free(act), free(w), free(out);
+        return 0;
+    }
+    for (size_t i = 0; i < rows * K; i++)
+        act[i] = (int8_t)(i * 7 + 3);
+    for (size_t i = 0; i < N * K; i++)
+        w[i] = (int8_t)(i * 13 + 5);
+    double best = 1e30;
+    int64_t sink = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        double t0 = now();
+        for (int r = 0; r < reps; r++)
+            for (size_t n = 0; n < N; n++) {
+                otpu_dot_i8_blocks(act, K, rows, w + n * K, 128, K / 128, out);
+                sink += out[0];
+            }
+        double dt = now() - t0;
+        best = dt < best ? dt : best;
+    }
+    volatile int64_t keep = sink;
+    (void)keep;
+    free(act), free(w), free(out);
+    return (double)reps * rows * K * N / best;
+}
+
+/* Every path this CPU has, side by side: the synthetic MM in the model, the bare kernel on
+ * the same shape, and the bare kernel decode-shaped (M = 1 against 64 MiB of weights streamed
+ * once a pass, as bytes/s to set beside memcpy). Leaves the active path as it found it. */
+static int paths_table(double bw)
+{
+    char active[32], err[256];
+    snprintf(active, sizeof active, "%s", otpu_dot_path());
+    printf("\nint8 dot product paths (active: %s), D = 128, K = 1024, int8 MAC/s:\n", active);
+    printf("%-12s %18s %18s %24s\n", "path", "model MM M=8 N=512", "kernel M=8 N=512",
+           "kernel M=1 64 MiB (GB/s)");
+    int rc = 0;
+    for (const char *const *p = otpu_dot_paths(); *p; p++) {
+        if (otpu_dot_select(*p, err, sizeof err))
+            return fprintf(stderr, "otpu-bench: %s\n", err), 1;
+        double mm = synthetic_mm(), k8 = kernel_rate(8, 1024, 512, 16),
+               k1 = kernel_rate(1, 1024, 65536, 1);
+        rc |= mm == 0;
+        printf("%-12s %18.3g %18.3g %15.3g (%5.1f)\n", *p, mm, k8, k1, k1 / 1e9);
+    }
+    printf("memcpy bandwidth: %.1f GB/s\n", bw / 1e9);
+    otpu_dot_select(active, err, sizeof err);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -109,7 +201,10 @@ int main(int argc, char **argv)
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         printf("usage: otpu-bench [--repeat N] BUNDLE...\n"
                "Runs each bundle N times (default 3) without a listener and reports the best:\n"
-               "instructions/s, wall time, int8 MAC/s of its MMs; checks final_<s>.txt.\n");
+               "instructions/s, wall time, int8 MAC/s of its MMs, the weight bytes its MMs\n"
+               "stream and its time as a multiple of their memcpy time (x bound); checks\n"
+               "final_<s>.txt. Then each int8 dot product path this CPU has on a synthetic MM\n"
+               "(OTPU_DOT_PATH sets the path of the bundle runs).\n");
         return 0;
     }
     if (argc > 2 && !strcmp(argv[1], "--repeat")) {
@@ -120,8 +215,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "otpu-bench: usage: otpu-bench [--repeat N] BUNDLE... (see --help)\n");
         return 2;
     }
-    printf("%-28s %12s %10s %14s %14s %s\n", "bundle", "instructions", "wall s", "instr/s",
-           "int8 MAC/s", "result");
+    double bw = memcpy_bandwidth();
+    printf("dot product path: %s; memcpy bandwidth: %.1f GB/s\n", otpu_dot_path(), bw / 1e9);
+    printf("%-28s %12s %10s %14s %14s %10s %9s %s\n", "bundle", "instructions", "wall s",
+           "instr/s", "int8 MAC/s", "weights MB", "x bound", "result");
     int rc = 0;
     for (int i = first; i < argc; i++) {
         otpu_bundle b;
@@ -131,7 +228,7 @@ int main(int argc, char **argv)
             return 2;
         }
         double best = 1e30;
-        uint64_t icount = 0, macs[1] = {0};
+        uint64_t icount = 0, macs[2] = {0, 0};
         int ok = 1, checked = 1;
         for (int r = 0; r <= repeat; r++) {
             otpu_error e;
@@ -163,14 +260,19 @@ int main(int argc, char **argv)
         uint64_t D = b.cfg.D;
         const char *name =
             strrchr(argv[i], '/') && strrchr(argv[i], '/')[1] ? strrchr(argv[i], '/') + 1 : argv[i];
-        char macs_s[32] = "-";
+        char macs_s[32] = "-", wbytes_s[32] = "-", bound_s[32] = "-";
+        double wbytes = (double)(macs[1] * D / 2);
         if (macs[0])
             snprintf(macs_s, sizeof macs_s, "%.3g", (double)(macs[0] * D) / best);
-        printf("%-28s %12" PRIu64 " %10.4f %14.4g %14s %s\n", name, icount, best,
-               (double)icount / best, macs_s,
+        if (macs[1]) { /* the run's time as a multiple of weight bytes / memcpy bandwidth */
+            snprintf(wbytes_s, sizeof wbytes_s, "%.2f", wbytes / 1e6);
+            snprintf(bound_s, sizeof bound_s, "%.2f", best / (wbytes / bw));
+        }
+        printf("%-28s %12" PRIu64 " %10.4f %14.4g %14s %10s %9s %s\n", name, icount, best,
+               (double)icount / best, macs_s, wbytes_s, bound_s,
                !ok ? "MISMATCH" : checked ? "final state ok" : "final state not checked");
         rc |= !ok;
         otpu_bundle_free(&b);
     }
-    return rc | synthetic_mm();
+    return rc | paths_table(bw);
 }

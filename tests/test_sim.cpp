@@ -1,6 +1,6 @@
 // Unit tests of libotpusim: encodings, the sequencer's rules, WAITW and its host hook
 // (the cases of openTPU's tests/test_waitw.py), RLD MUL, HALT CHAIN, the write log, the
-// step limit, sparse DRAM, and the vectorized dot product against the portable one.
+// step limit and sparse DRAM (the dot product paths: test_dot.cpp).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,7 +13,6 @@
 #include "asm.h"
 #include "bundle.h"
 #include "cases.h"
-#include "dot.h"
 #include "fp32.h"
 
 using namespace otpu_test;
@@ -618,37 +617,6 @@ TEST(Memory, BadConfigsAreRefusedWithAReason)
     c.DRAM_BYTES = 6;
     EXPECT_EQ(otpu_machine_new(&c, &e), nullptr);
     EXPECT_NE(strstr(e.msg, "DRAM_BYTES"), nullptr) << e.msg;
-}
-
-// ---------------------------------------------------------------- MXU dot products
-
-TEST(Dot, VectorizedEqualsPortable)
-{
-    if (std::string(otpu_dot_path()) == "portable")
-        GTEST_SKIP() << "this CPU has no AVX2: only the portable kernel runs here";
-    std::mt19937 rng(7);
-    std::vector<int8_t> a(4096 + 31), b(4096 + 31);
-    for (size_t n : {0u, 1u, 15u, 16u, 31u, 32u, 33u, 128u, 4096u, 4127u}) {
-        for (size_t i = 0; i < n; i++) {
-            a[i] = static_cast<int8_t>(rng());
-            b[i] = static_cast<int8_t>(rng());
-        }
-        a[0] = -128;
-        b[0] = -128;
-        EXPECT_EQ(otpu_dot_i8(a.data(), b.data(), n), otpu_dot_i8_portable(a.data(), b.data(), n))
-            << "n=" << n;
-    }
-    EXPECT_EQ(otpu_dot_i8_portable(a.data(), a.data(), 1), 16384);
-    // one block against several rows (the MXU's kernel)
-    std::vector<int8_t> act(8 * 300);
-    for (int8_t &x : act)
-        x = static_cast<int8_t>(rng());
-    for (size_t n : {16u, 32u, 48u, 128u, 256u, 272u, 8u}) {
-        int32_t out[8];
-        otpu_dot_i8_rows(act.data(), 300, 8, b.data(), n, out);
-        for (int j = 0; j < 8; j++)
-            EXPECT_EQ(out[j], otpu_dot_i8_portable(act.data() + 300 * j, b.data(), n)) << n;
-    }
 }
 
 } // namespace
