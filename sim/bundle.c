@@ -344,7 +344,17 @@ static int read_host(const char *dir, otpu_bundle *b, char *err, size_t n)
     return 0;
 }
 
-int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
+/* dram_<s>.bin left open for otpu_bundle_machine (otpu_bundle_read_lazy) */
+static int open_bin(const char *path, uint64_t maxlen, int *fd, size_t *nout, char *err,
+                    size_t n)
+{
+    uint64_t size;
+    *fd = otpu_input_open_fd(path, maxlen > SIZE_MAX - 1 ? SIZE_MAX - 1 : maxlen, &size, err, n);
+    *nout = *fd < 0 ? 0 : (size_t)size;
+    return *fd < 0 ? -1 : 0;
+}
+
+static int read_bundle(const char *dir, otpu_bundle *b, int lazy, char *err, size_t n)
 {
     memset(b, 0, sizeof *b);
     b->cfg = otpu_config_default();
@@ -365,23 +375,37 @@ int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
     b->prog_words = calloc(S, sizeof *b->prog_words);
     b->dram = calloc(S, sizeof *b->dram);
     b->dram_len = calloc(S, sizeof *b->dram_len);
-    if (!b->prog || !b->prog_words || !b->dram || !b->dram_len) {
+    b->dram_fd = lazy ? malloc(S * sizeof *b->dram_fd) : NULL;
+    if (!b->prog || !b->prog_words || !b->dram || !b->dram_len || (lazy && !b->dram_fd)) {
         otpu_bundle_free(b);
         return otpu_fail_msg(err, n, "%s: out of memory", dir);
     }
+    for (uint32_t s = 0; lazy && s < S; s++)
+        b->dram_fd[s] = -1;
     char path[4096];
     for (uint32_t s = 0; s < S; s++) {
         snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
         if (read_hex(path, b->cfg.IMEM_WORDS, &b->prog[s], &b->prog_words[s], err, n))
             goto bad;
         snprintf(path, sizeof path, "%s/dram_%u.bin", dir, s);
-        if (read_bin(path, b->cfg.DRAM_BYTES, &b->dram[s], &b->dram_len[s], err, n))
+        if (lazy ? open_bin(path, b->cfg.DRAM_BYTES, &b->dram_fd[s], &b->dram_len[s], err, n)
+                 : read_bin(path, b->cfg.DRAM_BYTES, &b->dram[s], &b->dram_len[s], err, n))
             goto bad;
     }
     return 0;
 bad:
     otpu_bundle_free(b);
     return -1;
+}
+
+int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t n)
+{
+    return read_bundle(dir, b, 0, err, n);
+}
+
+int otpu_bundle_read_lazy(const char *dir, otpu_bundle *b, char *err, size_t n)
+{
+    return read_bundle(dir, b, 1, err, n);
 }
 
 int otpu_bundle_set_rev(otpu_bundle *b, const char *dir, otpu_revision rev, char *err, size_t n)
@@ -404,6 +428,11 @@ void otpu_bundle_free(otpu_bundle *b)
         free(b->prog[s]);
     for (uint32_t s = 0; b->dram && s < b->cfg.S; s++)
         free(b->dram[s]);
+    for (uint32_t s = 0; b->dram_fd && s < b->cfg.S; s++)
+        if (b->dram_fd[s] >= 0)
+            close(b->dram_fd[s]);
+    free(b->dram_fd);
+    b->dram_fd = NULL;
     free(b->prog);
     free(b->prog_words);
     free(b->dram);
@@ -462,6 +491,10 @@ static int write_hex(const char *path, const uint32_t *w, size_t nw, char *err, 
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n)
 {
     char path[4096];
+    for (uint32_t s = 0; b->dram_fd && s < b->cfg.S; s++)
+        if (!b->dram[s] && b->dram_len[s])
+            return otpu_fail_msg(err, n, "%s: the bundle's DRAM images were not read "
+                                 "(otpu_bundle_read_lazy)", dir);
     if (mkdir(dir, 0777) && errno != EEXIST)
         return otpu_fail_msg(err, n, "%s: cannot create: %s", dir, strerror(errno));
     if (clear_bundle_files(dir, err, n))
@@ -540,7 +573,9 @@ otpu_machine *otpu_bundle_machine(const otpu_bundle *b, otpu_error *err)
     otpu_machine_set_args(m, args);
     for (uint32_t s = 0; s < b->cfg.S; s++)
         if (otpu_machine_load_program(m, s, b->prog[s], b->prog_words[s], err) ||
-            otpu_machine_load_dram(m, s, 0, b->dram[s], b->dram_len[s], err)) {
+            (!b->dram[s] && b->dram_fd && b->dram_fd[s] >= 0
+                 ? otpu_machine_read_dram(m, s, 0, b->dram_fd[s], b->dram_len[s], err)
+                 : otpu_machine_load_dram(m, s, 0, b->dram[s], b->dram_len[s], err))) {
             otpu_machine_free(m);
             return NULL;
         }

@@ -33,10 +33,19 @@ typedef struct {
     otpu_host_script host;     /* host.txt (optional; host.h): no steps without it */
     char *host_text;           /* its text, as read (NULL without it) */
     size_t host_len;
+    int *dram_fd;              /* [S] otpu_bundle_read_lazy's open images (-1: none), else
+                                * NULL */
 } otpu_bundle;
 
 /* Read a bundle folder. 0, or -1 with one line in err naming the file (and line) at fault. */
 int otpu_bundle_read(const char *dir, otpu_bundle *b, char *err, size_t errlen);
+/* otpu_bundle_read without reading the DRAM images: each dram_<s>.bin is checked as
+ * otpu_bundle_read checks it and left open (dram_fd[s]); dram[s] is NULL and dram_len[s] the
+ * file's size. otpu_bundle_machine then reads each image straight into the machine's DRAM
+ * (otpu_machine_read_dram): one copy, each page touched once, where otpu_bundle_read's image
+ * is copied again into the machine. For a tool that runs the bundle and does not look at the
+ * images (otpu-sim run and check); otpu_bundle_write refuses such a bundle. */
+int otpu_bundle_read_lazy(const char *dir, otpu_bundle *b, char *err, size_t errlen);
 /* A tool's --rev over a bundle read from dir: rev OTPU_REV_UNSET changes nothing; a bundle
  * without REV= takes rev; one whose REV= names another revision is bad input, as is a Config
  * the revision cannot run (otpu_config_check). 0, or -1 with one line in err. */
@@ -64,7 +73,8 @@ int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t errlen);
 
 /* A machine for the bundle with its programs, DRAM images and arguments loaded, and the host
- * of its host.txt attached (otpu_machine_host). */
+ * of its host.txt attached (otpu_machine_host). A bundle of otpu_bundle_read_lazy may give
+ * any number of machines (each reads the images from offset 0). */
 otpu_machine *otpu_bundle_machine(const otpu_bundle *b, otpu_error *err);
 
 #ifdef __cplusplus

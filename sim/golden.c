@@ -150,7 +150,7 @@ int otpu_golden_check(const char *dir, otpu_revision rev, uint64_t max_steps, ch
                       size_t n)
 {
     otpu_bundle b;
-    if (otpu_bundle_read(dir, &b, r, n))
+    if (otpu_bundle_read_lazy(dir, &b, r, n)) /* images straight into DRAM */
         return 2;
     if (otpu_bundle_set_rev(&b, dir, rev, r, n)) {
         otpu_bundle_free(&b);

@@ -21,6 +21,12 @@ extern "C" {
 int otpu_input_read(const char *path, size_t max, char **data, size_t *len, char *err,
                     size_t errlen);
 
+/* The checks of otpu_input_read without the read: an open descriptor (O_CLOEXEC) of the
+ * regular file at path, of at most max bytes (*size), for a caller that reads it into its
+ * final place itself. The descriptor, or -1 with "PATH: why" in err. */
+int otpu_input_open_fd(const char *path, uint64_t max, uint64_t *size, char *err,
+                       size_t errlen);
+
 /* The same checks (no size limit), for a file read as a stream: a FILE, or NULL with
  * "PATH: why" in err. */
 FILE *otpu_input_open(const char *path, char *err, size_t errlen);

@@ -2,6 +2,7 @@
  * HALT CHAIN, WAITW's host hook, and the listener calls around every instruction. */
 #include "machine.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "dot.h"
+#include "hugepage.h"
 #include "slice.h"
 
 struct otpu_machine {
@@ -121,8 +123,9 @@ int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words
     return 0;
 }
 
-int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const void *data,
-                           size_t len, otpu_error *err)
+/* The DRAM range [addr, addr + len) of slice s about to be filled: 0 (after the huge page
+ * hint of a large range: hugepage.h), or -1 with err when it is not in DRAM. */
+static int dram_range(otpu_machine *m, uint32_t s, uint64_t addr, size_t len, otpu_error *err)
 {
     char msg[200];
     if (s >= m->cfg.S)
@@ -132,8 +135,46 @@ int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const voi
                  "%llu", len, (unsigned long long)addr, (unsigned long long)m->cfg.DRAM_BYTES);
         return bad_input(err, msg, s);
     }
+    /* only for an image of a megabyte or more: a small one (a host write) in a huge page
+     * would cost 2 MiB of memory; the blocks are rounded out within the DRAM */
+    if (len >= OTPU_HUGE_BYTES / 2) {
+        uint64_t lo = addr / OTPU_HUGE_BYTES * OTPU_HUGE_BYTES;
+        uint64_t hi = (addr + len + OTPU_HUGE_BYTES - 1) / OTPU_HUGE_BYTES * OTPU_HUGE_BYTES;
+        otpu_hint_huge(m->sl[s].dram + lo, (size_t)((hi < m->cfg.DRAM_BYTES ? hi
+                                                     : m->cfg.DRAM_BYTES) - lo));
+    }
+    return 0;
+}
+
+int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const void *data,
+                           size_t len, otpu_error *err)
+{
+    if (dram_range(m, s, addr, len, err))
+        return -1;
     if (len)
         memcpy(m->sl[s].dram + addr, data, len);
+    return 0;
+}
+
+int otpu_machine_read_dram(otpu_machine *m, uint32_t s, uint64_t addr, int fd, size_t len,
+                           otpu_error *err)
+{
+    if (dram_range(m, s, addr, len, err))
+        return -1;
+    uint8_t *d = m->sl[s].dram + addr;
+    for (size_t n = 0; n < len;) {
+        ssize_t k = pread(fd, d + n, len - n, (off_t)n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "DRAM image: %s after %zu of its %zu bytes",
+                     k ? strerror(errno) : "the file ended (it shrank since it was checked)", n,
+                     len);
+            return bad_input(err, msg, s);
+        }
+        n += (size_t)k;
+    }
     return 0;
 }
 

@@ -77,6 +77,12 @@ int otpu_machine_load_program(otpu_machine *m, uint32_t s, const uint32_t *words
 /* Copy bytes into slice s's DRAM at a byte address (a host write: not logged). */
 int otpu_machine_load_dram(otpu_machine *m, uint32_t s, uint64_t addr, const void *data,
                            size_t len, otpu_error *err);
+/* Read len bytes of the file open at fd, from its offset 0 (pread: the file offset is left
+ * alone), straight into slice s's DRAM at a byte address: a DRAM image with one copy and no
+ * buffer in between. 0, or -1 with err (a read error, or a file shorter than len; the range
+ * then holds part of the file). */
+int otpu_machine_read_dram(otpu_machine *m, uint32_t s, uint64_t addr, int fd, size_t len,
+                           otpu_error *err);
 /* The run's arguments R8..R15 (taken by every slice now and at each HALT CHAIN). */
 void otpu_machine_set_args(otpu_machine *m, const uint32_t args[8]);
 void otpu_machine_set_listener(otpu_machine *m, const otpu_listener *l); /* NULL: none */

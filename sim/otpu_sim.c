@@ -240,7 +240,7 @@ static int cmd_run(int argc, char **argv)
         return 2;
     otpu_bundle b;
     char err[1024];
-    if (otpu_bundle_read(o.bundle, &b, err, sizeof err))
+    if (otpu_bundle_read_lazy(o.bundle, &b, err, sizeof err)) /* images straight into DRAM */
         return bad_msg(err);
     if (otpu_bundle_set_rev(&b, o.bundle, o.rev, err, sizeof err)) {
         otpu_bundle_free(&b);

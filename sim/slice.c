@@ -3,10 +3,35 @@
  * the sequencer (NOP, HALT, LI, ADDI, LOOP, RLD), WAITW's poll and the collectives' wait. */
 #include "slice.h"
 
+#include "hugepage.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+/* The DRAM: an anonymous private mapping, whose pages are zero and cost nothing until
+ * touched. A DRAM of 2 MiB or more starts on a 2 MiB boundary (mapped larger, the ends cut
+ * off), so that a large image loaded into it can have huge pages (hugepage.h). NULL when out
+ * of memory; munmap(dram, bytes) frees it. */
+static uint8_t *map_dram(uint64_t bytes)
+{
+    uint64_t H = OTPU_HUGE_BYTES, extra = bytes >= H && bytes <= SIZE_MAX - H ? H : 0;
+    uint8_t *d = mmap(NULL, (size_t)(bytes + extra), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (d == MAP_FAILED)
+        return NULL;
+    if (!extra)
+        return d;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), head = (size_t)((H - (uintptr_t)d % H) % H);
+    size_t keep = ((size_t)bytes + page - 1) / page * page; /* the mapping is whole pages */
+    if (head)
+        munmap(d, head);
+    if (extra - head)
+        munmap(d + head + keep, (size_t)(extra - head));
+    return d + head;
+}
 
 int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_error *err)
 {
@@ -19,10 +44,7 @@ int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_er
     s->act_row = cfg->ACT_BLOCKS * cfg->D;
     s->prog_cap = (uint32_t)(cfg->IMEM_WORDS / 8);
     s->prog = calloc(s->prog_cap ? s->prog_cap : 1, sizeof *s->prog);
-    /* anonymous private mapping: pages are zero and cost nothing until written */
-    void *d = mmap(NULL, cfg->DRAM_BYTES, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    s->dram = d == MAP_FAILED ? NULL : d;
+    s->dram = map_dram(cfg->DRAM_BYTES);
     s->tmem = calloc(cfg->TMEM_WORDS, sizeof *s->tmem);
     uint64_t rows = otpu_config_act_rows(cfg);
     s->act = calloc(rows * s->act_row, 1);
