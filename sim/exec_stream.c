@@ -201,12 +201,12 @@ static int rows_chain(otpu_slice *s, const stream *st, int *seq)
         for (uint64_t c = 0; c < Cn; c++) {
             uint64_t x = st->src + r * st->srs + c;
             if (x < W)
-                s->hz_stamp[x] = s->hz_gen;
+                s->hz[x].stamp = s->hz_gen;
         }
     for (uint64_t r = 0; r < R && !*seq; r++)
         for (uint64_t c = 0; c < Cn; c++) {
             uint64_t y = st->dst + r * st->drs + c;
-            if (y < W && s->hz_stamp[y] == s->hz_gen) {
+            if (y < W && s->hz[y].stamp == s->hz_gen) {
                 *seq = 1;
                 break;
             }

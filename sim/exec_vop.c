@@ -104,9 +104,9 @@ static int hazard(otpu_slice *s, const idxset *w, int rowend, uint64_t cols, con
     for (uint64_t r = 0; r < w->rows; r++)
         for (uint64_t c = 0; c < w->cols; c++) {
             uint64_t x = at(w, r, c);
-            if (x < W && s->hz_stamp[x] != s->hz_gen) {
-                s->hz_stamp[x] = s->hz_gen;
-                s->hz_pos[x] = (uint32_t)(rowend ? (r + 1) * cols - 1 : r * w->cols + c);
+            if (x < W && s->hz[x].stamp != s->hz_gen) {
+                s->hz[x].stamp = s->hz_gen;
+                s->hz[x].pos = (uint32_t)(rowend ? (r + 1) * cols - 1 : r * w->cols + c);
             }
         }
     /* addresses beyond TMEM are neither stamped nor looked up: with no read beyond TMEM
@@ -115,7 +115,7 @@ static int hazard(otpu_slice *s, const idxset *w, int rowend, uint64_t cols, con
         for (uint64_t r = 0; r < rd[k].rows; r++)
             for (uint64_t c = 0; c < rd[k].cols; c++) {
                 uint64_t y = at(&rd[k], r, c);
-                if (y < W && s->hz_stamp[y] == s->hz_gen && s->hz_pos[y] < r * rd[k].cols + c)
+                if (y < W && s->hz[y].stamp == s->hz_gen && s->hz[y].pos < r * rd[k].cols + c)
                     return hazard_at(s, y);
             }
     return 0;

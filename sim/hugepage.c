@@ -1,8 +1,46 @@
-/* hugepage.c - the huge page hint (hugepage.h). */
+/* hugepage.c - zeroed mappings and the huge page hint (hugepage.h). */
 #include "hugepage.h"
 
-#include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+/* the length mapped for `bytes`: whole pages, or whole 2 MiB blocks for a huge array */
+static uint64_t mapped_len(uint64_t bytes, int huge)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), H = OTPU_HUGE_BYTES;
+    if (huge && bytes >= OTPU_HUGE_MIN && bytes <= UINT64_MAX - H)
+        return (bytes + H - 1) / H * H;
+    return bytes <= UINT64_MAX - page ? (bytes + page - 1) / page * page : bytes;
+}
+
+void *otpu_map_zeroed(uint64_t bytes, int huge)
+{
+    uint64_t H = OTPU_HUGE_BYTES, len = mapped_len(bytes ? bytes : 1, huge);
+    uint64_t extra = len >= H && len <= SIZE_MAX - H ? H : 0; /* room to align */
+    if (len > SIZE_MAX - extra)
+        return NULL;
+    uint8_t *d = mmap(NULL, (size_t)(len + extra), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (d == MAP_FAILED)
+        return NULL;
+    if (extra) { /* cut the ends off so that it starts on a 2 MiB boundary */
+        size_t head = (size_t)((H - (uintptr_t)d % H) % H);
+        if (head)
+            munmap(d, head);
+        if (extra - head)
+            munmap(d + head + len, (size_t)(extra - head));
+        d += head;
+    }
+    if (huge && len >= H)
+        otpu_hint_huge(d, (size_t)len);
+    return d;
+}
+
+void otpu_unmap_zeroed(void *p, uint64_t bytes, int huge)
+{
+    if (p)
+        munmap(p, (size_t)mapped_len(bytes ? bytes : 1, huge));
+}
 
 void otpu_hint_huge(void *p, size_t len)
 {

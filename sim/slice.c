@@ -11,27 +11,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The DRAM: an anonymous private mapping, whose pages are zero and cost nothing until
- * touched. A DRAM of 2 MiB or more starts on a 2 MiB boundary (mapped larger, the ends cut
- * off), so that a large image loaded into it can have huge pages (hugepage.h). NULL when out
- * of memory; munmap(dram, bytes) frees it. */
-static uint8_t *map_dram(uint64_t bytes)
+static uint64_t tmem_bytes(const otpu_config *c) { return c->TMEM_WORDS * 4; }
+static uint64_t act_bytes(const otpu_config *c)
 {
-    uint64_t H = OTPU_HUGE_BYTES, extra = bytes >= H && bytes <= SIZE_MAX - H ? H : 0;
-    uint8_t *d = mmap(NULL, (size_t)(bytes + extra), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (d == MAP_FAILED)
-        return NULL;
-    if (!extra)
-        return d;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), head = (size_t)((H - (uintptr_t)d % H) % H);
-    size_t keep = ((size_t)bytes + page - 1) / page * page; /* the mapping is whole pages */
-    if (head)
-        munmap(d, head);
-    if (extra - head)
-        munmap(d + head + keep, (size_t)(extra - head));
-    return d + head;
+    return otpu_config_act_rows(c) * c->ACT_BLOCKS * c->D;
 }
+static uint64_t ascale_bytes(const otpu_config *c)
+{
+    return otpu_config_act_rows(c) * c->ACT_BLOCKS * 4;
+}
+/* the scoreboard: a stamp and a position per TMEM word, side by side (one page for both) */
+static uint64_t hz_bytes(const otpu_config *c) { return c->TMEM_WORDS * sizeof(otpu_hz); }
 
 int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_error *err)
 {
@@ -44,11 +34,11 @@ int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_er
     s->act_row = cfg->ACT_BLOCKS * cfg->D;
     s->prog_cap = (uint32_t)(cfg->IMEM_WORDS / 8);
     s->prog = calloc(s->prog_cap ? s->prog_cap : 1, sizeof *s->prog);
-    s->dram = map_dram(cfg->DRAM_BYTES);
-    s->tmem = calloc(cfg->TMEM_WORDS, sizeof *s->tmem);
-    uint64_t rows = otpu_config_act_rows(cfg);
-    s->act = calloc(rows * s->act_row, 1);
-    s->ascale = calloc(rows * cfg->ACT_BLOCKS, sizeof *s->ascale);
+    /* the large arrays: zeroed mappings, huge pages for those a run fills densely */
+    s->dram = otpu_map_zeroed(cfg->DRAM_BYTES, 0);
+    s->tmem = otpu_map_zeroed(tmem_bytes(cfg), 1);
+    s->act = otpu_map_zeroed(act_bytes(cfg), 1);
+    s->ascale = otpu_map_zeroed(ascale_bytes(cfg), 1);
     if (!s->prog || !s->dram || !s->tmem || !s->act || !s->ascale) {
         otpu_slice_free(s);
         return -1;
@@ -58,17 +48,17 @@ int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_er
 
 void otpu_slice_free(otpu_slice *s)
 {
-    if (s->dram)
-        munmap(s->dram, s->cfg->DRAM_BYTES);
+    if (s->cfg) {
+        otpu_unmap_zeroed(s->dram, s->cfg->DRAM_BYTES, 0);
+        otpu_unmap_zeroed(s->tmem, tmem_bytes(s->cfg), 1);
+        otpu_unmap_zeroed(s->act, act_bytes(s->cfg), 1);
+        otpu_unmap_zeroed(s->ascale, ascale_bytes(s->cfg), 1);
+        otpu_unmap_zeroed(s->hz, hz_bytes(s->cfg), 1);
+    }
     free(s->prog);
     free(s->ops);
-    free(s->tmem);
-    free(s->act);
-    free(s->ascale);
     free(s->log);
     free(s->scratch);
-    free(s->hz_stamp);
-    free(s->hz_pos);
     memset(s, 0, sizeof *s);
 }
 
@@ -158,14 +148,11 @@ uint32_t *otpu_scratch(otpu_slice *s, size_t words)
 int otpu_stamp_begin(otpu_slice *s)
 {
     uint64_t W = s->cfg->TMEM_WORDS;
-    if (!s->hz_stamp) {
-        s->hz_stamp = calloc(W, sizeof *s->hz_stamp);
-        s->hz_pos = malloc(W * sizeof *s->hz_pos);
-        if (!s->hz_stamp || !s->hz_pos)
-            return otpu_fail(s, OTPU_ERR_NOMEM, "cannot allocate the TMEM scoreboard");
-    }
+    if (!s->hz && !(s->hz = otpu_map_zeroed(hz_bytes(s->cfg), 1)))
+        return otpu_fail(s, OTPU_ERR_NOMEM, "cannot allocate the TMEM scoreboard");
     if (++s->hz_gen == 0) {
-        memset(s->hz_stamp, 0, W * sizeof *s->hz_stamp);
+        for (uint64_t x = 0; x < W; x++)
+            s->hz[x].stamp = 0;
         s->hz_gen = 1;
     }
     return 0;

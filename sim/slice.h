@@ -24,6 +24,11 @@ typedef struct {
     uint32_t total;             /* the loop's iteration count */
 } otpu_loop;
 
+/* One TMEM word's entry in the VOP hazard scoreboard (otpu_stamp_begin). */
+typedef struct {
+    uint32_t stamp, pos;
+} otpu_hz;
+
 typedef struct otpu_slice {
     const otpu_config *cfg;
     const otpu_f32_fns *fp; /* the fp32 composites of the config's ISA revision */
@@ -63,7 +68,8 @@ typedef struct otpu_slice {
     /* scratch (grown on demand, never per instruction in steady state) */
     uint32_t *scratch;
     size_t scratch_cap;
-    uint32_t *hz_stamp, *hz_pos, hz_gen; /* VOP hazard check, TMEM_WORDS each */
+    otpu_hz *hz;          /* VOP hazard check, TMEM_WORDS of them */
+    uint32_t hz_gen;
     otpu_error *err;    /* the machine's error slot */
 } otpu_slice;
 
@@ -96,8 +102,8 @@ int otpu_fail_at(otpu_slice *s, otpu_err_kind kind, uint64_t addr, const char *f
  * memory. The buffer is reused by the next call. */
 uint32_t *otpu_scratch(otpu_slice *s, size_t words);
 
-/* Start a new generation of the TMEM stamp scoreboard (hz_stamp == hz_gen marks a word in
- * the current pass; hz_pos holds what the pass records for it). 0, or -1 raised. */
+/* Start a new generation of the TMEM stamp scoreboard (hz[x].stamp == hz_gen marks word x in
+ * the current pass; hz[x].pos holds what the pass records for it). 0, or -1 raised. */
 int otpu_stamp_begin(otpu_slice *s);
 
 void otpu_log_push(otpu_slice *s, otpu_space sp, uint64_t addr, uint32_t old, uint32_t val,
