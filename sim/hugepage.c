@@ -1,8 +1,20 @@
 /* hugepage.c - zeroed mappings and the huge page hint (hugepage.h). */
 #include "hugepage.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Under AddressSanitizer the dense arrays (huge) come from calloc, whose bounds it checks (a
+ * mapping's slack past the end would hide an overrun); DRAM stays a mapping, whose untouched
+ * pages otpu_machine_dram_pages reads from the page map. */
+#if defined(__SANITIZE_ADDRESS__)
+#define OTPU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OTPU_ASAN 1
+#endif
+#endif
 
 /* the length mapped for `bytes`: whole pages, or whole 2 MiB blocks for a huge array */
 static uint64_t mapped_len(uint64_t bytes, int huge)
@@ -15,6 +27,10 @@ static uint64_t mapped_len(uint64_t bytes, int huge)
 
 void *otpu_map_zeroed(uint64_t bytes, int huge)
 {
+#ifdef OTPU_ASAN
+    if (huge)
+        return bytes <= SIZE_MAX ? calloc(bytes ? (size_t)bytes : 1, 1) : NULL;
+#endif
     uint64_t H = OTPU_HUGE_BYTES, len = mapped_len(bytes ? bytes : 1, huge);
     uint64_t extra = len >= H && len <= SIZE_MAX - H ? H : 0; /* room to align */
     if (len > SIZE_MAX - extra)
@@ -38,6 +54,12 @@ void *otpu_map_zeroed(uint64_t bytes, int huge)
 
 void otpu_unmap_zeroed(void *p, uint64_t bytes, int huge)
 {
+#ifdef OTPU_ASAN
+    if (huge) {
+        free(p);
+        return;
+    }
+#endif
     if (p)
         munmap(p, (size_t)mapped_len(bytes ? bytes : 1, huge));
 }
