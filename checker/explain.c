@@ -311,10 +311,6 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
             fact(ops, "location", "the scale of row %u, block %u", row, (unsigned)blk);
         else
             fact(ops, "element", "row %u, element %u (ACT byte %#" PRIx64 ")", row, col, d->addr);
-        if (o->has_cscale || o->has_rscale)
-            fact(ops, "scaling", "each element is first multiplied by its %s factor",
-                 o->has_cscale && o->has_rscale ? "row and column" : o->has_cscale ? "column"
-                                                                                    : "row");
     }
     uint32_t glen = row_mode ? KB * cfg->D : cfg->D, g0 = row_mode ? 0 : col / cfg->D * cfg->D;
     uint32_t *x = calloc(glen, sizeof *x);
@@ -336,8 +332,19 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     fact(ops, "group", "%s: elements %u..%u of row %u",
          row_mode ? "the whole row (ROW)" : "a block", g0, g0 + glen - 1, row);
     int element = d->space != OTPU_SP_ASCALE && col - g0 < glen; /* (else: a scale) */
-    if (element)
-        f32(ops, "element", x[col - g0]);
+    const otpu_qact_ops *qa = r->ops.format == OTPU_FMT_QACT ? &r->ops.qact : NULL;
+    if (element && qa && (qa->has_rscale || qa->has_cscale)) {
+        /* CSCALE/RSCALE: x is the input times its factors (the group's amax is taken of x) */
+        f32(ops, "input x0", tm(v, cfg, src + (uint64_t)row * srs + col));
+        if (qa->has_rscale)
+            f32(ops, "row factor r (RSCALE)", tm(v, cfg, qa->rscale + row));
+        if (qa->has_cscale)
+            f32(ops, "column factor c (CSCALE)", tm(v, cfg, qa->cscale + col));
+        f32(steps, qa->has_rscale && qa->has_cscale ? "x = (x0 * r) * c"
+                   : qa->has_rscale ? "x = x0 * r" : "x = x0 * c", x[col - g0]);
+    } else if (element) {
+        f32(ops, "x", x[col - g0]);
+    }
     f32(steps, "amax = max |x|", amax);
     f32(steps, "scale s = amax * f32(1/127)", s);
     f32(steps, "inv = 127 * recip(amax)", inv);

@@ -500,6 +500,24 @@ TEST(Explain, QuantizationShowsTheGroup)
         EXPECT_EQ(fact_starting(q.steps, "scale s"), q.d.expected) << q.text;
 }
 
+// QACT with CSCALE and RSCALE: the element's input and both factors, and x = (x0 * r) * c,
+// the value the group's steps quantize
+TEST(Explain, QuantizationShowsTheScalingFactors)
+{
+    Explained e;
+    ASSERT_TRUE(explain_first("qact_scales", "QACT", &e));
+    if (e.d.space != OTPU_SP_ACT)
+        GTEST_SKIP() << "the first QACT divergence is a scale, not an element: " << e.text;
+    ASSERT_TRUE(e.ops.count("input x0") && e.ops.count("row factor r (RSCALE)") &&
+                e.ops.count("column factor c (CSCALE)")) << e.text;
+    uint32_t x = otpu_f32_mul(otpu_f32_mul(e.ops["input x0"], e.ops["row factor r (RSCALE)"]),
+                              e.ops["column factor c (CSCALE)"]);
+    EXPECT_EQ(fact_starting(e.steps, "x = (x0 * r) * c"), x) << e.text;
+    EXPECT_EQ(fact_starting(e.steps, "x * inv"), otpu_f32_mul(x, fact_starting(e.steps, "inv ")))
+        << e.text;
+    EXPECT_EQ(e.q8, (int8_t)e.d.expected) << e.text;
+}
+
 // LD: the element's index, both addresses and the source word (the model's result)
 TEST(Explain, DmaShowsAddressesAndTheSourceWord)
 {
