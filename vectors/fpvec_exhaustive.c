@@ -78,8 +78,7 @@ static unsigned write_mismatches(const char *path, const exh_result *r)
     for (unsigned op = 0; op < FPVEC_NOPS; op++)
         for (unsigned i = 0; (r->ops & (1u << op)) && i < r->tally[op].nfirst; i++, n++) {
             const fpvec_exh_mm *m = &r->tally[op].first[i];
-            fpvec_format_line(line, op, m->a, 0, m->expected);
-            fputs(line, f);
+            fwrite(line, 1, fpvec_format_line(line, op, m->a, 0, m->expected), f);
         }
     if (fclose(f) != 0)
         die("cannot write %s", path);
