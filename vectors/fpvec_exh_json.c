@@ -190,7 +190,8 @@ static int read_function(json_t *f, exh_result *r, char *what, size_t n)
     json_array_foreach(hist, i, e) {
         uint64_t c, b;
         if (get_u64(e, "class", FPVEC_EXH_NCLASS - 1, &c) ||
-            get_u64(e, "bucket", FPVEC_EXH_NBUCKET - 1, &b) || get_u64(e, "count", UINT64_MAX, &x)) {
+            get_u64(e, "bucket", FPVEC_EXH_NBUCKET - 1, &b) ||
+            get_u64(e, "count", UINT64_MAX, &x)) {
             snprintf(what, n, "%s: a bad histogram cell", fpvec_op_name((unsigned)op));
             return -1;
         }
