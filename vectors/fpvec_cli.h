@@ -1,6 +1,7 @@
 /* fpvec_cli.h - what the commands of otpu-fpvec share (fpvec_cli.c): messages that end the
  * tool on bad input, option parsing, the options of generated vectors, and the commands
- * themselves (one file each: fpvec_gen.c, fpvec_check.c, fpvec_rtl.c, fpvec_ulp.c). */
+ * themselves (one file each: fpvec_gen.c, fpvec_check.c, fpvec_rtl.c, fpvec_ulp.c,
+ * fpvec_exhaustive.c). */
 #ifndef OTPU_FPVEC_CLI_H
 #define OTPU_FPVEC_CLI_H
 
@@ -67,9 +68,17 @@ void gen_opts_finish(gen_opts *o);
 uint64_t read_vectors(const char *path, void (*each)(const fpvec_vec *, uint64_t, void *),
                       void *user);
 
+/* The bench (tb_fp) of the otpu_fp.sv at sv, built for revision rev (fpvec_rtl.c): sv NULL,
+ * the project's rtl/otpu_fp.sv (the meson-built bench, else one built into the cache). Sets
+ * *sv_path to the otpu_fp.sv's absolute path. Ends the tool (exit 2) when it cannot build. */
+char *rtl_bench(const char *sv, const otpu_rev_desc *rev, const char *cache, unsigned jobs,
+                int rebuild, char **sv_path);
+
 int cmd_gen(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_rtl(int argc, char **argv);
 int cmd_ulp(int argc, char **argv);
+int cmd_exhaustive(int argc, char **argv);
+int cmd_exhaustive_merge(int argc, char **argv);
 
 #endif

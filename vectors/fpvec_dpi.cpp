@@ -20,8 +20,6 @@ namespace {
 constexpr size_t kBatch = 4096;
 
 struct Batch {
-    uint32_t op = 0;
-    size_t n = 0;
     uint32_t a[kBatch];
     uint32_t b[kBatch];
     uint32_t expected[kBatch];
@@ -30,7 +28,7 @@ struct Batch {
 
 // The batch the SV side is evaluating: DPI imports are plain C functions, so the driver lands
 // it here for the duration of one fpvec_dpi_eval call.
-Batch* g_batch = nullptr;
+const FpvecDpiBatch* g_batch = nullptr;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -39,13 +37,19 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 extern "C" void fpvec_dpi_get(int i, unsigned int* op, unsigned int* a, unsigned int* b) {
-    const Batch& bt = *g_batch;
+    const FpvecDpiBatch& bt = *g_batch;
     *op = bt.op;
     *a = bt.a[i];
     *b = bt.b[i];
 }
 
 extern "C" void fpvec_dpi_put(int i, unsigned int res) { g_batch->got[i] = res; }
+
+void fpvec_dpi_eval_batch(const FpvecDpiBatch& batch) {
+    g_batch = &batch;
+    fpvec_dpi_eval(static_cast<int>(batch.n));
+    g_batch = nullptr;
+}
 
 int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
     const svScope scope = svGetScopeFromName(scope_name);
@@ -74,16 +78,18 @@ int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
     for (unsigned op = 0; op < FPVEC_NOPS; op++) {
         if (!(opt.ops & (1u << op))) continue;
         fpvec_gen_init(gen.get(), op, opt.level, opt.seed, opt.count, opt.rev->fp_nan_undefined);
-        batch->op = op;
         for (;;) {
             const size_t n = fpvec_gen_fill(gen.get(), batch->a, batch->b, kBatch);
             if (n == 0) break;
-            batch->n = n;
             for (size_t i = 0; i < n; i++)
                 batch->expected[i] = fpvec_expected(&opt.rev->fp, op, batch->a[i], batch->b[i]);
-            g_batch = batch.get();
-            fpvec_dpi_eval(static_cast<int>(n));
-            g_batch = nullptr;
+            FpvecDpiBatch view;
+            view.op = op;
+            view.n = n;
+            view.a = batch->a;
+            view.b = batch->b;
+            view.got = batch->got;
+            fpvec_dpi_eval_batch(view);
             for (size_t i = 0; i < n; i++) {
                 if (batch->got[i] == batch->expected[i]) continue;
                 if (static_cast<long>(errs) < opt.show)

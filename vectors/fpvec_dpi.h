@@ -4,6 +4,7 @@
 #ifndef OTPU_FPVEC_DPI_H
 #define OTPU_FPVEC_DPI_H
 
+#include <cstddef>
 #include <cstdint>
 
 #include "fpvec.h"
@@ -19,6 +20,19 @@ struct FpvecDpiOptions {
     // where it leaves them undefined
     const otpu_rev_desc* rev = otpu_rev_desc_of(OTPU_REV_CURRENT);
 };
+
+// One batch for the RTL: n operands of op (a, b) and where its results go (got).
+struct FpvecDpiBatch {
+    uint32_t op = 0;
+    size_t n = 0;
+    const uint32_t* a = nullptr;
+    const uint32_t* b = nullptr;
+    uint32_t* got = nullptr;
+};
+
+// Has the Verilated otpu_fp evaluate batch (through tb_fp's exported fpvec_dpi_eval); the DPI
+// scope must have been set (svSetScope) to tb_fp's.
+void fpvec_dpi_eval_batch(const FpvecDpiBatch& batch);
 
 // Runs every selected op's vectors through the Verilated tb_fp whose module scope is scope_name
 // (the model's name, a dot, "tb_fp"); the model must have been evaluated once. Prints MISMATCH lines (line=<n>: the n-th line

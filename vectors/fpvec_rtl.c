@@ -52,6 +52,8 @@ static const char *const BENCH_SOURCES[] = {
     "vectors/tb_fp_build.sh", "vectors/otpu_fp_vec.sv", "vectors/tb_fp.sv",
     "vectors/tb_fp_main.cpp", "vectors/tb_fp_hostref.cpp", "vectors/tb_fp_hostref.h",
     "vectors/fpvec_dpi.cpp", "vectors/fpvec_dpi.h", "vectors/fpvec.c", "vectors/fpvec.h",
+    "vectors/fpvec_exh.c", "vectors/fpvec_exh.h", "vectors/fpvec_exh_dpi.cpp",
+    "vectors/fpvec_exh_dpi.h",
     "sim/fp32.c", "sim/fp32.h", "sim/bits.h", "sim/revision.c", "sim/revision.h", "sim/isa.c",
     "sim/isa.h", "sim/protocol.h",
 };
@@ -261,6 +263,26 @@ static int run_bench(char *const *argv, uint64_t *cases, uint64_t *errs, int *ha
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+char *rtl_bench(const char *sv, const otpu_rev_desc *rev, const char *cache, unsigned jobs,
+                int rebuild, char **sv_path)
+{
+    if (sv) {
+        *sv_path = abs_path(sv);
+        return cached_bench(*sv_path, rev, cache, jobs, rebuild);
+    }
+    const char *e = getenv("OTPU_FPVEC_BENCH");
+    char inst[4096]; /* an installed tool builds its own: the build folder may be gone */
+    const char *b = (e && *e) ? e
+                    : otpu_install_path(OTPU_INSTALL_SHARE, inst, sizeof inst) == 0
+                        ? ""
+                        : OTPU_FPVEC_BENCH;
+    *sv_path = xstrdup_printf("%s/rtl/otpu_fp.sv", source_dir());
+    if (*b && access(b, X_OK) == 0)
+        return xstrdup_printf("%s", b);
+    msg("no meson-built bench%s%s; building one for %s", *b ? " at " : "", b, *sv_path);
+    return cached_bench(*sv_path, rev, cache, jobs, rebuild);
+}
+
 int cmd_rtl(int argc, char **argv)
 {
     gen_opts o;
@@ -307,28 +329,11 @@ int cmd_rtl(int argc, char **argv)
     }
 
     /* the bench */
-    char *bench = NULL;
-    const char *sv_name;
-    if (sv) {
-        char *sv_abs = abs_path(sv);
-        bench = cached_bench(sv_abs, o.rev, cache, jobs, rebuild);
+    const char *sv_name = sv ? NULL : "the project's rtl/otpu_fp.sv";
+    char *sv_abs = NULL;
+    char *bench = rtl_bench(sv, o.rev, cache, jobs, rebuild, &sv_abs);
+    if (sv)
         sv_name = sv_abs;
-    } else {
-        const char *e = getenv("OTPU_FPVEC_BENCH");
-        char inst[4096]; /* an installed tool builds its own: the build folder may be gone */
-        const char *b = (e && *e) ? e
-                        : otpu_install_path(OTPU_INSTALL_SHARE, inst, sizeof inst) == 0
-                            ? ""
-                            : OTPU_FPVEC_BENCH;
-        sv_name = "the project's rtl/otpu_fp.sv";
-        if (*b && access(b, X_OK) == 0) {
-            bench = xstrdup_printf("%s", b);
-        } else {
-            char *proj = xstrdup_printf("%s/rtl/otpu_fp.sv", source_dir());
-            msg("no meson-built bench%s%s; building one for %s", *b ? " at " : "", b, proj);
-            bench = cached_bench(proj, o.rev, cache, jobs, rebuild);
-        }
-    }
 
     /* its arguments */
     char *bargv[16];

@@ -6,6 +6,9 @@
  *                    [--cache DIR] [--jobs N] [--rebuild] [FILE]
  *   otpu-fpvec ulp   [--samples N] [--functions LIST] [--sweep-step K] [--seed S]
  *                    [--threads N]
+ *   otpu-fpvec exhaustive OP... [--sv PATH] [--rev R] [--range LO:HI] [--shard I/N] [-j N]
+ *                    [--json FILE] [--mismatches FILE]
+ *   otpu-fpvec exhaustive-merge [--json FILE] [--mismatches FILE] RESULT.json...
  *
  * Every command has --help. Exit status: 0 everything matched (ulp: every bound held), 1 a
  * mismatch (ulp: a bound exceeded), 2 bad input (usage, unreadable or malformed file, no
@@ -29,6 +32,9 @@ static const char HELP_MAIN[] =
     "  rtl    run the Verilated bench (project's otpu_fp.sv or --sv PATH) over a vector file,\n"
     "         or over generated vectors through DPI (no file)\n"
     "  ulp    worst error of exp2, log2, recip, rsqrt in ulp against the exact value\n"
+    "  exhaustive  every input of the one-operand functions, sim/fp32.c against the RTL, in\n"
+    "         parallel bench processes; a range or a shard of the inputs, a JSON result\n"
+    "  exhaustive-merge  the report of several exhaustive results (shards) together\n"
     "\n"
     "otpu-fpvec COMMAND --help for a command's options. Exit status: 0 all matched (ulp: within\n"
     "the bounds), 1 mismatches (ulp: a bound exceeded), 2 bad input.\n";
@@ -38,7 +44,7 @@ int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_DFL);
     if (argc < 2)
-        usage_error("a command is needed: gen, check, rtl or ulp");
+        usage_error("a command is needed: gen, check, rtl, ulp, exhaustive or exhaustive-merge");
     const char *cmd = argv[1];
     char *help_argv[] = {NULL, "--help", NULL};
     if (strcmp(cmd, "help") == 0 && argc > 2) { /* otpu-fpvec help COMMAND */
@@ -61,7 +67,12 @@ int main(int argc, char **argv)
         return cmd_rtl(argc, argv);
     if (strcmp(cmd, "ulp") == 0)
         return cmd_ulp(argc, argv);
+    if (strcmp(cmd, "exhaustive") == 0)
+        return cmd_exhaustive(argc, argv);
+    if (strcmp(cmd, "exhaustive-merge") == 0)
+        return cmd_exhaustive_merge(argc, argv);
     g_cmd = "";
-    usage_error("unknown command '%s' (commands: gen check rtl ulp)", cmd);
+    usage_error("unknown command '%s' (commands: gen check rtl ulp exhaustive "
+                "exhaustive-merge)", cmd);
     return EXIT_INPUT;
 }

@@ -10,6 +10,11 @@
 //                                   fpvec generator, expected values from sim/fp32.c (the ISA
 //                                   revision's functions); exit 0 all match, 1 mismatches, 2 bad
 //                                   arguments
+//   tb_fp +exhaustive +ops=LIST +lo=N +hi=N [+part=K +parts=N] [+progress=SECONDS] [+rev=NAME]
+//                                   every input in [lo, hi) of the one-operand ops (the part's
+//                                   chunks, fpvec_exh_dpi.cpp), tallies printed as EXH lines
+//                                   for otpu-fpvec exhaustive; exit 0, 1 mismatches, 2 bad
+//                                   arguments
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -17,6 +22,7 @@
 
 #include "Vtb_fp.h"
 #include "fpvec_dpi.h"
+#include "fpvec_exh_dpi.h"
 #include "tb_fp_hostref.h"
 #include "verilated.h"
 
@@ -77,6 +83,45 @@ bool dpi_options(VerilatedContext& ctx, FpvecDpiOptions& o) {
     return true;
 }
 
+// The exhaustive mode's options; false (and a message) when one is bad.
+bool exh_options(VerilatedContext& ctx, FpvecExhOptions& o) {
+    const long long lo = plus_number(ctx, "lo", -1), hi = plus_number(ctx, "hi", -1);
+    const long long part = plus_number(ctx, "part", 0), parts = plus_number(ctx, "parts", 1);
+    o.progress = static_cast<double>(plus_number(ctx, "progress", 1));
+    if (lo < 0 || hi <= lo || hi > (1LL << 32)) {
+        std::printf("tb_fp: error: +lo=N +hi=N: need 0 <= lo < hi <= 2^32\n");
+        return false;
+    }
+    if (parts < 1 || part < 0 || part >= parts) {
+        std::printf("tb_fp: error: +part=K +parts=N: need 0 <= K < N\n");
+        return false;
+    }
+    o.lo = static_cast<uint64_t>(lo);
+    o.hi = static_cast<uint64_t>(hi);
+    o.part = static_cast<unsigned>(part);
+    o.parts = static_cast<unsigned>(parts);
+    const std::string rev = plus_text(ctx, "rev");
+    otpu_revision r = OTPU_REV_CURRENT;
+    if (!rev.empty() && otpu_rev_from_name(rev.c_str(), &r) != 0) {
+        std::printf("tb_fp: error: +rev=%s: not an ISA revision\n", rev.c_str());
+        return false;
+    }
+    o.rev = otpu_rev_desc_of(r);
+    char bad[64];
+    const std::string ops = plus_text(ctx, "ops");
+    if (fpvec_parse_ops(ops.c_str(), &o.ops, bad, sizeof bad) != 0) {
+        std::printf("tb_fp: error: +ops: unknown op '%s'\n", bad);
+        return false;
+    }
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if ((o.ops & (1u << op)) && (!fpvec_op_unary(op) || !(fpvec_rev_ops(o.rev) & (1u << op)))) {
+            std::printf("tb_fp: error: +ops: %s is not a one-operand op of revision %s\n",
+                        fpvec_op_name(op), o.rev->name);
+            return false;
+        }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,11 +129,13 @@ int main(int argc, char** argv) {
     ctx->commandArgs(argc, argv);
     const long long hostref = plus_number(*ctx, "hostref", -1);
     const bool dpi = std::string{ctx->commandArgsPlusMatch("dpi")} == "+dpi";
-    if ((dpi || hostref >= 0) && !plus_text(*ctx, "vec").empty()) {
-        std::printf("tb_fp: error: +vec=FILE is a mode of its own (not with +dpi or +hostref)\n");
+    const bool exh = std::string{ctx->commandArgsPlusMatch("exhaustive")} == "+exhaustive";
+    if ((dpi || exh || hostref >= 0) && !plus_text(*ctx, "vec").empty()) {
+        std::printf("tb_fp: error: +vec=FILE is a mode of its own (not with +dpi, +exhaustive "
+                    "or +hostref)\n");
         return 2;
     }
-    if (hostref >= 0 || dpi) {
+    if (hostref >= 0 || dpi || exh) {
         const char* batch[] = {"+batch"};  // no file to read
         ctx->commandArgsAdd(1, batch);
     }
@@ -107,6 +154,10 @@ int main(int argc, char** argv) {
         FpvecDpiOptions opt;
         const std::string scope = std::string{top->name()} + ".tb_fp";
         status = dpi_options(*ctx, opt) ? fpvec_dpi_run(scope.c_str(), opt) : 2;
+    } else if (status == 0 && exh) {
+        FpvecExhOptions opt;
+        const std::string scope = std::string{top->name()} + ".tb_fp";
+        status = exh_options(*ctx, opt) ? fpvec_exh_run(scope.c_str(), opt) : 2;
     }
     top->final();
     std::fflush(stdout);

@@ -1,0 +1,545 @@
+/* fpvec_exhaustive.c - otpu-fpvec exhaustive: every input (or a range, or a shard of it) of the
+ * one-operand functions through sim/fp32.c and an otpu_fp.sv, in bench processes running in
+ * parallel (the Verilated model is single-threaded); and exhaustive-merge, the same report
+ * from the results of several runs. */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fpvec_cli.h"
+#include "fpvec_exh_result.h"
+#include "input.h"
+#include "sha256.h"
+
+static const char HELP_EXH[] =
+    "usage: otpu-fpvec exhaustive OP... [--sv PATH] [--rev NAME] [--range LO:HI]\n"
+    "                             [--shard I/N] [-j N] [--json FILE] [--mismatches FILE]\n"
+    "                             [--show N] [--progress SECONDS] [--cache DIR] [--rebuild]\n"
+    "\n"
+    "Runs every 32-bit input of each one-operand function OP through sim/fp32.c and the\n"
+    "Verilated otpu_fp (DPI, as `rtl`), in N bench processes at once, and reports per\n"
+    "function: inputs compared, mismatches, and the mismatches by input class (zero,\n"
+    "subnormal, normal by bands of 8 exponents, inf, NaN, each signed; i2f: int32 bit lengths)\n"
+    "and by ulp distance. The first 100 mismatching inputs of each function (the smallest) are\n"
+    "written as a vector file that `check` and `rtl FILE` reproduce.\n"
+    "\n"
+    "  OP               exp2 recip rsqrt i2f q8 abs log2 (or 5 6 7 8 9 11 12), one or more,\n"
+    "                   comma-separated or not; all: every one the revision has\n"
+    "  --sv PATH        the otpu_fp.sv (default the project's rtl/otpu_fp.sv), as for `rtl`\n"
+    "  --rev NAME       the ISA revision whose functions give the expected values and whose\n"
+    "                   otpu_fp the bench is built for (default current); NaN inputs are\n"
+    "                   skipped (and counted) where it leaves them undefined\n"
+    "  --range LO:HI    the inputs LO <= x < HI (hex with 0x, or decimal; HI at most\n"
+    "                   0x100000000, the default range 0:0x100000000)\n"
+    "  --shard I/N      the I-th (0-based) of N equal contiguous parts of the range: the runs\n"
+    "                   of shards 0..N-1 (a job array) together cover the range once\n"
+    "  -j, --jobs N     bench processes in parallel (default: the number of CPUs)\n"
+    "  --json FILE      the result (default fpvec-exhaustive-LO-HI.json in the current\n"
+    "                   folder, LO HI the inputs run, in hex); exhaustive-merge reads it\n"
+    "  --mismatches FILE  the first mismatches (default: FILE of --json, .json replaced by\n"
+    "                   .mismatches.vec); written when there are any\n"
+    "  --show N         MISMATCH lines printed per function (default 10)\n"
+    "  --progress S     seconds between progress lines (with an ETA) on stderr (default 5;\n"
+    "                   0: none)\n"
+    "  --cache DIR, --rebuild: as for `rtl`\n"
+    "\n"
+    "otpu-fpvec exhaustive-merge [--json FILE] [--mismatches FILE] [--show N] RESULT.json...\n"
+    "merges the results of runs of one otpu_fp.sv, revision and set of functions over disjoint\n"
+    "inputs (shards): the report and totals are those of one run over their union.\n"
+    "\n"
+    "Exit 0 every input matched, 1 mismatches, 2 bad input (an unknown or two-operand OP, a bad\n"
+    "range, shard or -j, a bench that does not build, results that do not merge).\n";
+
+#define EXH_DEFAULT_SHOW 10
+
+typedef struct exh_out {
+    const char *json, *mismatches;
+    long show;
+} exh_out;
+
+/* ---- the report ------------------------------------------------------------------------------ */
+
+/* Writes the first mismatches of every function as vectors (fp32.c's value as the expected
+ * one), op after op; returns how many. */
+static unsigned write_mismatches(const char *path, const exh_result *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("cannot write %s: %s", path, strerror(errno));
+    unsigned n = 0;
+    char line[64];
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        for (unsigned i = 0; (r->ops & (1u << op)) && i < r->tally[op].nfirst; i++, n++) {
+            const fpvec_exh_mm *m = &r->tally[op].first[i];
+            fwrite(line, 1, fpvec_format_line(line, op, m->a, 0, m->expected), f);
+        }
+    if (fclose(f) != 0)
+        die("cannot write %s", path);
+    return n;
+}
+
+static char *default_mismatch_path(const char *json)
+{
+    size_t n = strlen(json);
+    if (n > 5 && strcmp(json + n - 5, ".json") == 0)
+        n -= 5;
+    return xstrdup_printf("%.*s.mismatches.vec", (int)n, json);
+}
+
+/* Prints the report of r, writes its files; returns the exit status (0 or 1). */
+static int report(const char *who, exh_result *r, const exh_out *o)
+{
+    uint64_t total = 0, mism = 0, per_func = 0;
+    int rev_other = r->rev != otpu_rev_desc_of(OTPU_REV_CURRENT);
+    printf("otpu-fpvec %s: otpu_fp.sv: %s%s%s\n", who, r->sv, rev_other ? ", ISA revision " : "",
+           rev_other ? r->rev->name : "");
+    printf("otpu-fpvec %s: inputs", who);
+    for (size_t i = 0; i < r->nranges; i++) {
+        per_func += r->ranges[i][1] - r->ranges[i][0];
+        printf("%s 0x%08" PRIx64 "..0x%08" PRIx64, i ? "," : "", r->ranges[i][0],
+               r->ranges[i][1] - 1);
+    }
+    printf(" (%" PRIu64 " per function)\n", per_func);
+    printf("%-6s %12s %10s %11s\n", "func", "inputs", "skipped", "mismatches");
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if (r->ops & (1u << op)) {
+            const fpvec_exh_tally *t = &r->tally[op];
+            printf("%-6s %12" PRIu64 " %10" PRIu64 " %11" PRIu64 "%s\n", fpvec_op_name(op),
+                   t->inputs, t->skipped, t->mismatches, t->mismatches ? "  FAIL" : "");
+            total += t->inputs;
+            mism += t->mismatches;
+        }
+    char *mpath = NULL;
+    if (mism) {
+        mpath = o->mismatches ? xstrdup_printf("%s", o->mismatches)
+                              : default_mismatch_path(o->json);
+        snprintf(r->mismatch_file, sizeof r->mismatch_file, "%s", mpath);
+    } else {
+        r->mismatch_file[0] = '\0';
+    }
+    unsigned line = 0;
+    char verdict[160] = "PASS";
+    size_t vk = 0;
+    for (unsigned op = 0; op < FPVEC_NOPS; op++) {
+        const fpvec_exh_tally *t = &r->tally[op];
+        if (!(r->ops & (1u << op)) || !t->mismatches)
+            continue;
+        vk += (size_t)snprintf(verdict + vk, sizeof verdict - vk, "%s%s",
+                               vk ? " " : "FAIL (functions: ", fpvec_op_name(op));
+        printf("%s: %" PRIu64 " mismatches by input class and ulp distance:\n", fpvec_op_name(op),
+               t->mismatches);
+        for (unsigned c = 0; c < FPVEC_EXH_NCLASS; c++) {
+            uint64_t sum = 0;
+            for (unsigned b = 0; b < FPVEC_EXH_NBUCKET; b++)
+                sum += t->hist[c][b];
+            if (!sum)
+                continue;
+            char cn[48], bn[48];
+            printf("  class %s: %" PRIu64 " (ulp", fpvec_exh_class_name(op, c, cn, sizeof cn),
+                   sum);
+            const char *sep = " ";
+            for (unsigned b = 0; b < FPVEC_EXH_NBUCKET; b++)
+                if (t->hist[c][b]) {
+                    printf("%s%s: %" PRIu64, sep, fpvec_exh_bucket_name(b, bn, sizeof bn),
+                           t->hist[c][b]);
+                    sep = ", ";
+                }
+            printf(")\n");
+        }
+        /* line=N: the line of the mismatch file */
+        for (unsigned i = 0; i < t->nfirst; i++) {
+            line++;
+            if ((long)i < o->show)
+                fpvec_print_mismatch(stdout, op, t->first[i].a, 0, t->first[i].expected,
+                                     t->first[i].got, line);
+        }
+    }
+    if (vk)
+        snprintf(verdict + vk, sizeof verdict - vk, ")");
+    if (mpath) {
+        unsigned n = write_mismatches(mpath, r);
+        printf("otpu-fpvec %s: first mismatches (%u vectors; `otpu-fpvec check` and `rtl FILE` "
+               "reproduce them): %s\n", who, n, mpath);
+    }
+    char err[1024];
+    if (exh_json_write(o->json, r, err, sizeof err) != 0)
+        die("%s", err);
+    printf("otpu-fpvec %s: result: %s\n", who, o->json);
+    printf("otpu-fpvec %s: %" PRIu64 " inputs of %u functions, %" PRIu64 " mismatches in %.2f s "
+           "(%.3g inputs/s", who, total, (unsigned)__builtin_popcount(r->ops), mism, r->wall_s,
+           r->wall_s > 0 ? (double)total / r->wall_s : 0.0);
+    if (r->procs)
+        printf(", %u processes", r->procs);
+    printf("): %s\n", verdict);
+    free(mpath);
+    return mism ? EXIT_MISMATCH : EXIT_OK;
+}
+
+/* ---- the bench processes --------------------------------------------------------------------- */
+
+typedef struct child {
+    pid_t pid;
+    int fd;
+    char buf[4096];
+    size_t len;
+    uint64_t done;
+    int ended; /* its EXH end line was read */
+} child;
+
+static pid_t start_child(char *const *argv, int *fd)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        die("pipe: %s", strerror(errno));
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork: %s", strerror(errno));
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* no bench outlives the tool */
+        close(fds[0]);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[1]);
+        execv(argv[0], argv);
+        fprintf(stderr, "otpu-fpvec: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    *fd = fds[0];
+    return pid;
+}
+
+/* Handles the complete lines in c's buffer. */
+static void child_lines(child *c, exh_result *r)
+{
+    char *p = c->buf, *nl;
+    while ((nl = memchr(p, '\n', c->len - (size_t)(p - c->buf)))) {
+        *nl = '\0';
+        int k = fpvec_exh_parse(p, r->tally, &c->done);
+        if (k == 3)
+            c->ended = 1;
+        else if (k <= 0) /* the bench's own words (an error): to stderr */
+            fprintf(stderr, "%s\n", p);
+        p = nl + 1;
+    }
+    c->len -= (size_t)(p - c->buf);
+    memmove(c->buf, p, c->len);
+    if (c->len == sizeof c->buf) /* a line that long is none of ours */
+        die("the bench printed an overlong line");
+}
+
+static void fmt_duration(char *b, size_t n, double s)
+{
+    if (s < 0 || s > 1e7)
+        snprintf(b, n, "?");
+    else if (s >= 3600)
+        snprintf(b, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+    else
+        snprintf(b, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+/* Runs nproc bench processes over [lo, hi) of every op of r; their tallies land in r. */
+static void run_benches(const char *bench, exh_result *r, uint64_t lo, uint64_t hi,
+                        unsigned nproc, double progress)
+{
+    char ops_s[64] = "+ops=", lo_s[40], hi_s[40], parts_s[32], rev_s[64];
+    size_t k = strlen(ops_s);
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if (r->ops & (1u << op))
+            k += (size_t)snprintf(ops_s + k, sizeof ops_s - k, "%s%u", ops_s[k - 1] == '=' ? ""
+                                  : ",", op);
+    snprintf(lo_s, sizeof lo_s, "+lo=%" PRIu64, lo);
+    snprintf(hi_s, sizeof hi_s, "+hi=%" PRIu64, hi);
+    snprintf(parts_s, sizeof parts_s, "+parts=%u", nproc);
+    snprintf(rev_s, sizeof rev_s, "+rev=%s", r->rev->name);
+    child *ch = calloc(nproc, sizeof *ch);
+    struct pollfd *pfd = calloc(nproc, sizeof *pfd);
+    if (!ch || !pfd)
+        die("out of memory");
+    for (unsigned i = 0; i < nproc; i++) {
+        char part_s[32];
+        snprintf(part_s, sizeof part_s, "+part=%u", i);
+        char *argv[] = {(char *)bench, "+exhaustive", ops_s, lo_s, hi_s, part_s, parts_s, rev_s,
+                        "+progress=1", NULL};
+        ch[i].pid = start_child(argv, &ch[i].fd);
+    }
+    uint64_t total = (hi - lo) * (uint64_t)__builtin_popcount(r->ops);
+    double t0 = now_s(), next = t0 + progress;
+    unsigned open_fds = nproc;
+    while (open_fds) {
+        for (unsigned i = 0; i < nproc; i++) {
+            pfd[i].fd = ch[i].fd;
+            pfd[i].events = POLLIN;
+        }
+        int n = poll(pfd, nproc, 1000);
+        if (n < 0 && errno != EINTR)
+            die("poll: %s", strerror(errno));
+        for (unsigned i = 0; n > 0 && i < nproc; i++) {
+            if (ch[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(ch[i].fd, ch[i].buf + ch[i].len, sizeof ch[i].buf - ch[i].len);
+            if (got > 0) {
+                ch[i].len += (size_t)got;
+                child_lines(&ch[i], r);
+            } else if (got == 0 || errno != EINTR) {
+                close(ch[i].fd);
+                ch[i].fd = -1;
+                open_fds--;
+            }
+        }
+        double t = now_s();
+        if (progress > 0 && t >= next && open_fds) {
+            uint64_t done = 0, mism = 0;
+            for (unsigned i = 0; i < nproc; i++)
+                done += ch[i].done;
+            for (unsigned op = 0; op < FPVEC_NOPS; op++)
+                mism += r->tally[op].mismatches;
+            double rate = (double)done / (t - t0);
+            char eta[32];
+            fmt_duration(eta, sizeof eta, rate > 0 ? (double)(total - done) / rate : -1);
+            msg("%.1f%% (%" PRIu64 " of %" PRIu64 " inputs), %.3g inputs/s, %" PRIu64
+                " mismatches so far, ETA %s", 100.0 * (double)done / (double)total, done, total,
+                rate, mism, eta);
+            next = t + progress;
+        }
+    }
+    for (unsigned i = 0; i < nproc; i++) {
+        int st;
+        while (waitpid(ch[i].pid, &st, 0) < 0)
+            if (errno != EINTR)
+                die("waitpid: %s", strerror(errno));
+        if (!WIFEXITED(st) || WEXITSTATUS(st) > 1 || !ch[i].ended)
+            die("the bench %s (part %u of %u) failed (%s %d)", bench, i, nproc,
+                WIFSIGNALED(st) ? "signal" : "status",
+                WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    }
+    free(ch);
+    free(pfd);
+}
+
+/* ---- options --------------------------------------------------------------------------------- */
+
+/* Adds the functions an OP argument names to *ops (usage_error on a bad one). */
+static void parse_op_arg(const char *v, const otpu_rev_desc *rev, uint32_t *ops)
+{
+    uint32_t has = fpvec_rev_ops(rev), unary = 0, m;
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if (fpvec_op_unary(op))
+            unary |= 1u << op;
+    if (strcmp(v, "all") == 0) {
+        *ops |= unary & has;
+        return;
+    }
+    char bad[64];
+    if (strstr(v, "all")) /* (fpvec_parse_ops would take it for every op, two-operand ones too) */
+        snprintf(bad, sizeof bad, "%s", v);
+    if (strstr(v, "all") || fpvec_parse_ops(v, &m, bad, sizeof bad) != 0)
+        usage_error("unknown function '%s' (exhaustive takes exp2 recip rsqrt i2f q8 abs log2, "
+                    "or all)", bad);
+    for (unsigned op = 0; op < FPVEC_NOPS; op++) {
+        if (!(m & (1u << op)))
+            continue;
+        if (!fpvec_op_unary(op))
+            usage_error("%s is not a one-operand function (exhaustive takes exp2 recip rsqrt "
+                        "i2f q8 abs log2)", fpvec_op_name(op));
+        if (!(has & (1u << op)))
+            usage_error("ISA revision %s's fp32 unit has no %s", rev->name, fpvec_op_name(op));
+    }
+    *ops |= m;
+}
+
+static void parse_range(const char *v, uint64_t *lo, uint64_t *hi)
+{
+    const char *colon = strchr(v, ':');
+    if (!colon)
+        usage_error("--range: '%s' is not LO:HI", v);
+    char *l = xstrdup_printf("%.*s", (int)(colon - v), v);
+    *lo = parse_u64("--range LO", l, 0, UINT64_C(0xFFFFFFFF));
+    *hi = parse_u64("--range HI", colon + 1, 1, UINT64_C(0x100000000));
+    free(l);
+    if (*hi <= *lo)
+        usage_error("--range: '%s' is empty (LO < HI needed)", v);
+}
+
+static void parse_shard(const char *v, uint64_t *i, uint64_t *n)
+{
+    const char *slash = strchr(v, '/');
+    if (!slash)
+        usage_error("--shard: '%s' is not I/N", v);
+    char *a = xstrdup_printf("%.*s", (int)(slash - v), v);
+    *n = parse_u64("--shard N", slash + 1, 1, UINT64_C(0x100000000));
+    *i = parse_u64("--shard I", a, 0, UINT64_MAX);
+    free(a);
+    if (*i >= *n)
+        usage_error("--shard: %s: I must be below N (0..%" PRIu64 ")", v, *n - 1);
+}
+
+static void sv_hash(const char *path, char out[65])
+{
+    char err[1024], *data;
+    size_t len;
+    if (otpu_input_read(path, (size_t)1 << 30, &data, &len, err, sizeof err))
+        die("%s", err);
+    otpu_sha256_hex(data, len, out);
+    free(data);
+}
+
+int cmd_exhaustive(int argc, char **argv)
+{
+    const char *sv = NULL, *cache = NULL;
+    const otpu_rev_desc *rev = otpu_rev_desc_of(OTPU_REV_CURRENT);
+    exh_out out = {NULL, NULL, EXH_DEFAULT_SHOW};
+    uint64_t lo = 0, hi = UINT64_C(0x100000000), si = 0, sn = 1;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned nproc = ncpu > 0 ? (unsigned)ncpu : 1;
+    double progress = 5;
+    int rebuild = 0;
+    if (wants_help(argc, argv)) {
+        fputs(HELP_EXH, stdout);
+        return EXIT_OK;
+    }
+    args a = {argc, 1, argv, NULL};
+    /* --rev first: the OPs are judged against it */
+    for (; a.i < argc; a.i++)
+        if (opt_is(&a, "--rev", 1))
+            rev = parse_rev_opt(a.value);
+    uint32_t ops = 0;
+    for (a.i = 1; a.i < argc; a.i++) {
+        if (opt_is(&a, "--rev", 1))
+            continue;
+        else if (opt_is(&a, "--sv", 1))
+            sv = a.value;
+        else if (opt_is(&a, "--range", 1))
+            parse_range(a.value, &lo, &hi);
+        else if (opt_is(&a, "--shard", 1))
+            parse_shard(a.value, &si, &sn);
+        else if (opt_is(&a, "-j", 1) || opt_is(&a, "--jobs", 1))
+            nproc = (unsigned)parse_u64("-j", a.value, 1, 256);
+        else if (opt_is(&a, "--json", 1))
+            out.json = a.value;
+        else if (opt_is(&a, "--mismatches", 1))
+            out.mismatches = a.value;
+        else if (opt_is(&a, "--show", 1))
+            out.show = (long)parse_u64("--show", a.value, 0, FPVEC_EXH_FIRST);
+        else if (opt_is(&a, "--progress", 1))
+            progress = (double)parse_u64("--progress", a.value, 0, 86400);
+        else if (opt_is(&a, "--cache", 1))
+            cache = a.value;
+        else if (opt_is(&a, "--rebuild", 0))
+            rebuild = 1;
+        else if (argv[a.i][0] == '-')
+            usage_error("unknown option '%s'", argv[a.i]);
+        else
+            parse_op_arg(argv[a.i], rev, &ops);
+    }
+    if (!ops)
+        usage_error("no function given (exp2 recip rsqrt i2f q8 abs log2, or all)");
+    /* the shard: the I-th of N contiguous parts of [lo, hi) */
+    uint64_t size = hi - lo, slo = lo + size * si / sn, shi = lo + size * (si + 1) / sn;
+    if (slo == shi)
+        usage_error("--shard %" PRIu64 "/%" PRIu64 " of %" PRIu64 " inputs is empty", si, sn,
+                    size);
+    if (nproc > shi - slo)
+        nproc = (unsigned)(shi - slo);
+    char *json_default = xstrdup_printf("fpvec-exhaustive-%08" PRIx64 "-%08" PRIx64 ".json", slo,
+                                        shi);
+    if (!out.json)
+        out.json = json_default;
+
+    exh_result *r = exh_result_new();
+    if (!r)
+        die("out of memory");
+    char *sv_path = NULL;
+    char *bench = rtl_bench(sv, rev, cache, nproc, rebuild, &sv_path);
+    snprintf(r->sv, sizeof r->sv, "%s", sv_path);
+    sv_hash(sv_path, r->sv_sha256);
+    r->rev = rev;
+    r->ops = ops;
+    r->procs = nproc;
+    exh_result_add_range(r, slo, shi);
+    double t0 = now_s();
+    run_benches(bench, r, slo, shi, nproc, progress);
+    r->wall_s = now_s() - t0;
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if ((ops & (1u << op)) && r->tally[op].inputs + r->tally[op].skipped != shi - slo)
+            die("the benches compared %" PRIu64 " inputs of %s, not %" PRIu64,
+                r->tally[op].inputs + r->tally[op].skipped, fpvec_op_name(op), shi - slo);
+    int rc = report("exhaustive", r, &out);
+    exh_result_free(r);
+    free(json_default);
+    free(sv_path);
+    free(bench);
+    return rc;
+}
+
+int cmd_exhaustive_merge(int argc, char **argv)
+{
+    exh_out out = {"fpvec-exhaustive-merged.json", NULL, EXH_DEFAULT_SHOW};
+    if (wants_help(argc, argv)) {
+        fputs(HELP_EXH, stdout);
+        return EXIT_OK;
+    }
+    exh_result *m = exh_result_new(), *one = exh_result_new();
+    if (!m || !one)
+        die("out of memory");
+    int nfiles = 0;
+    char err[1024];
+    args a = {argc, 1, argv, NULL};
+    for (; a.i < argc; a.i++) {
+        if (opt_is(&a, "--json", 1)) {
+            out.json = a.value;
+            continue;
+        }
+        if (opt_is(&a, "--mismatches", 1)) {
+            out.mismatches = a.value;
+            continue;
+        }
+        if (opt_is(&a, "--show", 1)) {
+            out.show = (long)parse_u64("--show", a.value, 0, FPVEC_EXH_FIRST);
+            continue;
+        }
+        if (argv[a.i][0] == '-')
+            usage_error("unknown option '%s'", argv[a.i]);
+        const char *path = argv[a.i];
+        exh_result_free(one);
+        if (!(one = exh_result_new()))
+            die("out of memory");
+        if (exh_json_read(path, one, err, sizeof err) != 0)
+            die("%s", err);
+        if (nfiles == 0) {
+            memcpy(m->sv, one->sv, sizeof m->sv);
+            memcpy(m->sv_sha256, one->sv_sha256, sizeof m->sv_sha256);
+            m->rev = one->rev;
+            m->ops = one->ops;
+        } else if (strcmp(m->sv_sha256, one->sv_sha256) != 0) {
+            die("%s: another otpu_fp.sv (%s, content %.12s) than the first result's (%.12s)",
+                path, one->sv, one->sv_sha256, m->sv_sha256);
+        } else if (m->rev != one->rev) {
+            die("%s: ISA revision %s, the first result's is %s", path, one->rev->name,
+                m->rev->name);
+        } else if (m->ops != one->ops) {
+            die("%s: other functions than the first result's", path);
+        }
+        for (size_t i = 0; i < one->nranges; i++)
+            if (exh_result_add_range(m, one->ranges[i][0], one->ranges[i][1]) != 0)
+                die("%s: its inputs 0x%08" PRIx64 "..0x%08" PRIx64 " overlap another result's",
+                    path, one->ranges[i][0], one->ranges[i][1] - 1);
+        for (unsigned op = 0; op < FPVEC_NOPS; op++)
+            fpvec_exh_merge(&m->tally[op], &one->tally[op]);
+        m->wall_s += one->wall_s;
+        nfiles++;
+    }
+    if (!nfiles)
+        usage_error("no RESULT.json to merge");
+    int rc = report("exhaustive-merge", m, &out);
+    exh_result_free(m);
+    exh_result_free(one);
+    return rc;
+}
