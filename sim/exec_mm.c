@@ -113,9 +113,9 @@ static void block_terms(otpu_slice *s, const otpu_mm_ops *a, uint32_t n, uint32_
             }
         }
         for (uint32_t r = r0; r < r1; r++) {
-            uint32_t v = otpu_f32_mul(otpu_f32_i2f(isum[r - r0]), ws);
+            uint32_t v = otpu_f32_mul_inline(otpu_f32_i2f32_inline(isum[r - r0]), ws);
             t[(size_t)r * a->KB + k] =
-                otpu_f32_mul(v, s->ascale[(size_t)r * cfg->ACT_BLOCKS + a->ab + k]);
+                otpu_f32_mul_inline(v, s->ascale[(size_t)r * cfg->ACT_BLOCKS + a->ab + k]);
         }
     }
 }
@@ -147,10 +147,10 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
             if (a->pair) {
                 const uint32_t *to = t + (size_t)(j + a->M) * a->KB;
                 for (size_t c = 0; c < nchunks; c++)
-                    p[c] = otpu_f32_add(tj[2 * c], 2 * c + 1 < a->KB ? to[2 * c + 1] : 0);
+                    p[c] = otpu_f32_add_inline(tj[2 * c], 2 * c + 1 < a->KB ? to[2 * c + 1] : 0);
                 tj = p;
             }
-            y[(size_t)j * a->N + n] = otpu_f32_isum(tj, nchunks, 1, OTPU_MM_PARTIALS, 1);
+            y[(size_t)j * a->N + n] = otpu_f32_isum_inline(tj, nchunks, 1, OTPU_MM_PARTIALS, 1);
         }
     }
     /* every old accumulator is read before any result is written */
@@ -160,7 +160,7 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
             for (uint32_t n = 0; n < a->N; n++) {
                 uint32_t old = s->tmem[a->out.value + (uint64_t)j * a->ors + n],
                          *yy = &y[(size_t)j * a->N + n];
-                *yy = otpu_f32_add(a->ascale ? otpu_f32_mul(old, alpha) : old, *yy);
+                *yy = otpu_f32_add_inline(a->ascale ? otpu_f32_mul_inline(old, alpha) : old, *yy);
             }
         }
     for (uint32_t j = 0; j < a->M; j++)
