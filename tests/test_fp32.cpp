@@ -376,6 +376,32 @@ TEST(Fp32Log2, SpecialInputs)
 // -(1.5 * 2^-126) + 2^-126 = -2^-127 flushes to -0: the way a sum becomes -0.
 constexpr uint32_t M15 = 0x80C00000u;  // -(1.5 * 2^-126)
 
+// otpu_f32_traced: the same result as the plain call, and each composite's steps in order.
+TEST(Fp32Traced, StepsAndResults)
+{
+    otpu_f32_trace t;
+    const uint32_t x = 0x3FC00000u; // 1.5
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_exp2, x, &t), otpu_f32_exp2(x));
+    ASSERT_EQ(t.n, 9u); // i, f, seven Horner steps
+    EXPECT_STREQ(t.step[0].name, "i = floor(x) (integer)");
+    EXPECT_EQ(t.step[0].v, 1u);
+    EXPECT_EQ(t.step[1].v, 0x3F000000u); // f = 0.5
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_exp2_taylor, x, &t), otpu_f32_exp2_taylor(x));
+    EXPECT_EQ(t.n, 9u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_log2, x, &t), otpu_f32_log2(x));
+    EXPECT_EQ(t.n, 12u); // e, m, t, eight Horner steps, q*t
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_recip, x, &t), otpu_f32_recip(x));
+    EXPECT_EQ(t.n, 6u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_rsqrt, x, &t), otpu_f32_rsqrt(x));
+    EXPECT_EQ(t.n, 7u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_recip_newton3, x, &t), otpu_f32_recip_newton3(x));
+    EXPECT_EQ(t.n, 4u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_rsqrt_newton3, x, &t), otpu_f32_rsqrt_newton3(x));
+    EXPECT_EQ(t.n, 5u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_abs, 0xBF800000u, &t), ONE); // no steps of its own
+    EXPECT_EQ(t.n, 0u);
+}
+
 TEST(Fp32Isum, ChainStartsFromPositiveZero)
 {
     // -0 + -0 = -0, but the chain starts at +0: +0 + -0 + -0 = +0
