@@ -120,6 +120,18 @@ static void block_terms(otpu_slice *s, const otpu_mm_ops *a, uint32_t n, uint32_
     }
 }
 
+enum { MM_PREFETCH = 8 }; /* streamed rows ahead */
+
+static void prefetch(const uint8_t *p, uint64_t len)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    for (uint64_t i = 0; i < len; i += 64)
+        __builtin_prefetch(p + i);
+#else
+    (void)p, (void)len;
+#endif
+}
+
 int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
     (void)in;
@@ -140,7 +152,12 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     int32_t *isum = (int32_t *)(y + ny + D / 4);
     uint32_t *p = (uint32_t *)isum + R;
     int32_t *iblk = (int32_t *)(p + nchunks + 1);
+    uint64_t rowbytes = a->wf == OTPU_WF_INT8 ? (uint64_t)a->KB * D : (uint64_t)a->KB * D / 2;
     for (uint32_t n = 0; n < a->N; n++) {
+        /* a strided weight row is fetched ahead by hand: the hardware prefetchers follow a
+         * contiguous stream, not rows a stride apart */
+        if (n + MM_PREFETCH < a->N && a->rs != rowbytes)
+            prefetch(s->dram + a->sa.value + (uint64_t)(n + MM_PREFETCH) * a->rs, rowbytes);
         block_terms(s, a, n, t, wdec, isum, iblk);
         for (uint32_t j = 0; j < a->M; j++) {
             const uint32_t *tj = t + (size_t)j * a->KB;
