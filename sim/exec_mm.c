@@ -113,11 +113,23 @@ static void block_terms(otpu_slice *s, const otpu_mm_ops *a, uint32_t n, uint32_
             }
         }
         for (uint32_t r = r0; r < r1; r++) {
-            uint32_t v = otpu_f32_mul(otpu_f32_i2f(isum[r - r0]), ws);
+            uint32_t v = otpu_f32_mul_inline(otpu_f32_i2f32_inline(isum[r - r0]), ws);
             t[(size_t)r * a->KB + k] =
-                otpu_f32_mul(v, s->ascale[(size_t)r * cfg->ACT_BLOCKS + a->ab + k]);
+                otpu_f32_mul_inline(v, s->ascale[(size_t)r * cfg->ACT_BLOCKS + a->ab + k]);
         }
     }
+}
+
+enum { MM_PREFETCH = 8 }; /* streamed rows ahead */
+
+static void prefetch(const uint8_t *p, uint64_t len)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    for (uint64_t i = 0; i < len; i += 64)
+        __builtin_prefetch(p + i);
+#else
+    (void)p, (void)len;
+#endif
 }
 
 int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
@@ -140,17 +152,22 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     int32_t *isum = (int32_t *)(y + ny + D / 4);
     uint32_t *p = (uint32_t *)isum + R;
     int32_t *iblk = (int32_t *)(p + nchunks + 1);
+    uint64_t rowbytes = a->wf == OTPU_WF_INT8 ? (uint64_t)a->KB * D : (uint64_t)a->KB * D / 2;
     for (uint32_t n = 0; n < a->N; n++) {
+        /* a strided weight row is fetched ahead by hand: the hardware prefetchers follow a
+         * contiguous stream, not rows a stride apart */
+        if (n + MM_PREFETCH < a->N && a->rs != rowbytes)
+            prefetch(s->dram + a->sa.value + (uint64_t)(n + MM_PREFETCH) * a->rs, rowbytes);
         block_terms(s, a, n, t, wdec, isum, iblk);
         for (uint32_t j = 0; j < a->M; j++) {
             const uint32_t *tj = t + (size_t)j * a->KB;
             if (a->pair) {
                 const uint32_t *to = t + (size_t)(j + a->M) * a->KB;
                 for (size_t c = 0; c < nchunks; c++)
-                    p[c] = otpu_f32_add(tj[2 * c], 2 * c + 1 < a->KB ? to[2 * c + 1] : 0);
+                    p[c] = otpu_f32_add_inline(tj[2 * c], 2 * c + 1 < a->KB ? to[2 * c + 1] : 0);
                 tj = p;
             }
-            y[(size_t)j * a->N + n] = otpu_f32_isum(tj, nchunks, 1, OTPU_MM_PARTIALS, 1);
+            y[(size_t)j * a->N + n] = otpu_f32_isum_inline(tj, nchunks, 1, OTPU_MM_PARTIALS, 1);
         }
     }
     /* every old accumulator is read before any result is written */
@@ -160,7 +177,7 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
             for (uint32_t n = 0; n < a->N; n++) {
                 uint32_t old = s->tmem[a->out.value + (uint64_t)j * a->ors + n],
                          *yy = &y[(size_t)j * a->N + n];
-                *yy = otpu_f32_add(a->ascale ? otpu_f32_mul(old, alpha) : old, *yy);
+                *yy = otpu_f32_add_inline(a->ascale ? otpu_f32_mul_inline(old, alpha) : old, *yy);
             }
         }
     for (uint32_t j = 0; j < a->M; j++)

@@ -1,121 +1,104 @@
 /* fp32.c - openTPU's fp32 arithmetic, bit for bit (see fp32.h).
  *
- * add / sub / mul use the host's binary32 arithmetic on flushed operands: IEEE-754 round to
- * nearest even (the default rounding mode; nothing here changes it), then the result is
- * flushed (a result is denormal iff the IEEE result, rounded to the subnormal grid, is) and a
- * NaN is made canonical. Where the compiler evaluates float expressions in a wider format
- * (FLT_EVAL_METHOD != 0, e.g. x87), the operation is done in double and rounded once to float:
- * a product of two floats is exact in double, and a sum rounded to double (53 >= 2*24 + 2
- * bits) and then to float equals the directly rounded sum, so the result is the same.
+ * add / sub / mul (and ftz, isum) are the inline versions in fp32.h: the host's binary32
+ * arithmetic on flushed operands, round to nearest even (the default rounding mode; nothing
+ * here changes it), then the result is flushed (a result is denormal iff the IEEE result,
+ * rounded to the subnormal grid, is) and a NaN is made canonical. The composite functions here
+ * use the inline versions too, so they make no call per step.
  *
  * Everything else (compares, i2f, q8, the exponent-field tricks) is integer arithmetic and
  * does not depend on the floating-point environment at all.
  */
 #include "fp32.h"
-#include "bits.h"
-
-#include <float.h>
-#include <string.h>
 
 #define SIGN_BIT 0x80000000u
 #define EXP_MASK 0x7F800000u
 #define FRAC_MASK 0x007FFFFFu
 #define ABS_MASK 0x7FFFFFFFu
 
-
-
-/* The result side of add/sub/mul: flush a denormal, make a NaN canonical. */
+/* short names for the inline versions in fp32.h, in this file's formulas */
 static inline uint32_t finish(uint32_t r)
 {
-    uint32_t e = r & EXP_MASK;
-    if (e == 0)
-        return r & SIGN_BIT;
-    if (e == EXP_MASK && (r & FRAC_MASK) != 0)
-        return OTPU_F32_QNAN;
-    return r;
+    return otpu_f32_finish(r);
 }
 
+static inline uint32_t ftz(uint32_t a)
+{
+    return otpu_f32_ftz_inline(a);
+}
+
+static inline uint32_t add(uint32_t a, uint32_t b)
+{
+    return otpu_f32_add_inline(a, b);
+}
+
+static inline uint32_t sub(uint32_t a, uint32_t b)
+{
+    return otpu_f32_sub_inline(a, b);
+}
+
+static inline uint32_t mul(uint32_t a, uint32_t b)
+{
+    return otpu_f32_mul_inline(a, b);
+}
+
+/* the exported functions: the inline versions' bodies */
 uint32_t otpu_f32_ftz(uint32_t a)
 {
-    return (a & EXP_MASK) == 0 ? (a & SIGN_BIT) : a;
+    return otpu_f32_ftz_inline(a);
 }
-
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-static inline uint32_t raw_add(uint32_t a, uint32_t b)
-{
-    float r = otpu_float_of(a) + otpu_float_of(b);
-    return otpu_bits_of(r);
-}
-static inline uint32_t raw_sub(uint32_t a, uint32_t b)
-{
-    float r = otpu_float_of(a) - otpu_float_of(b);
-    return otpu_bits_of(r);
-}
-static inline uint32_t raw_mul(uint32_t a, uint32_t b)
-{
-    float r = otpu_float_of(a) * otpu_float_of(b);
-    return otpu_bits_of(r);
-}
-#else
-/* Wider evaluation: one operation in double (or wider), one rounding to float by the cast. */
-static inline uint32_t raw_add(uint32_t a, uint32_t b)
-{
-    volatile float r = (float)((double)otpu_float_of(a) + (double)otpu_float_of(b));
-    return otpu_bits_of(r);
-}
-static inline uint32_t raw_sub(uint32_t a, uint32_t b)
-{
-    volatile float r = (float)((double)otpu_float_of(a) - (double)otpu_float_of(b));
-    return otpu_bits_of(r);
-}
-static inline uint32_t raw_mul(uint32_t a, uint32_t b)
-{
-    volatile float r = (float)((double)otpu_float_of(a) * (double)otpu_float_of(b));
-    return otpu_bits_of(r);
-}
-#endif
 
 uint32_t otpu_f32_add(uint32_t a, uint32_t b)
 {
-    return finish(raw_add(otpu_f32_ftz(a), otpu_f32_ftz(b)));
+    return otpu_f32_add_inline(a, b);
 }
 
 uint32_t otpu_f32_sub(uint32_t a, uint32_t b)
 {
-    return finish(raw_sub(otpu_f32_ftz(a), otpu_f32_ftz(b)));
+    return otpu_f32_sub_inline(a, b);
 }
 
 uint32_t otpu_f32_mul(uint32_t a, uint32_t b)
 {
-    return finish(raw_mul(otpu_f32_ftz(a), otpu_f32_ftz(b)));
+    return otpu_f32_mul_inline(a, b);
 }
 
 /* ---- compares ---------------------------------------------------------------------------- */
 
+static inline uint32_t key(uint32_t a)
+{
+    uint32_t u = ftz(a);
+    return (u & SIGN_BIT) ? ~u : (u | SIGN_BIT);
+}
+
 uint32_t otpu_f32_key(uint32_t a)
 {
-    uint32_t u = otpu_f32_ftz(a);
-    return (u & SIGN_BIT) ? ~u : (u | SIGN_BIT);
+    return key(a);
+}
+
+static inline int gt(uint32_t a, uint32_t b)
+{
+    return key(a) > key(b);
 }
 
 int otpu_f32_gt(uint32_t a, uint32_t b)
 {
-    return otpu_f32_key(a) > otpu_f32_key(b);
+    return gt(a, b);
 }
 
 uint32_t otpu_f32_max(uint32_t a, uint32_t b)
 {
-    return otpu_f32_gt(a, b) ? otpu_f32_ftz(a) : otpu_f32_ftz(b);
+    return gt(a, b) ? ftz(a) : ftz(b);
 }
 
 uint32_t otpu_f32_min(uint32_t a, uint32_t b)
 {
-    return otpu_f32_gt(b, a) ? otpu_f32_ftz(a) : otpu_f32_ftz(b);
+    return gt(b, a) ? ftz(a) : ftz(b);
 }
 
 uint32_t otpu_f32_abs(uint32_t a)
 {
-    return otpu_f32_ftz(a) & ABS_MASK;
+    return ftz(a) & ABS_MASK;
 }
 
 /* ---- conversions ------------------------------------------------------------------------- */
@@ -159,7 +142,7 @@ uint32_t otpu_f32_i2f(int64_t i)
 
 int8_t otpu_f32_q8(uint32_t a)
 {
-    uint32_t u = otpu_f32_ftz(a);
+    uint32_t u = ftz(a);
     uint32_t field = (u >> 23) & 0xFF;
     int neg = (u & SIGN_BIT) != 0;
     if (field == 0xFF && (u & FRAC_MASK) != 0)
@@ -209,26 +192,15 @@ static const uint32_t LOG2_C[9] = {
 #define F32_M126 0xC2FC0000u /* -126.0 */
 #define F32_128 0x43000000u  /* 128.0 */
 
-/* otpu_f32_traced's record of the steps of the composite function it calls (else NULL) */
-static _Thread_local otpu_f32_trace *trace_to;
-
-static inline uint32_t step(const char *name, uint32_t v)
+/* The composite functions' bodies take the trace tr their steps go to: NULL in the exported
+ * functions (the steps then compile to nothing), otpu_f32_traced's record in it. */
+static inline uint32_t step(otpu_f32_trace *tr, const char *name, uint32_t v)
 {
-    otpu_f32_trace *t = trace_to;
-    if (t && t->n < OTPU_F32_TRACE_MAX) {
-        t->step[t->n].name = name;
-        t->step[t->n++].v = v;
+    if (tr && tr->n < OTPU_F32_TRACE_MAX) {
+        tr->step[tr->n].name = name;
+        tr->step[tr->n++].v = v;
     }
     return v;
-}
-
-uint32_t otpu_f32_traced(uint32_t (*fn)(uint32_t), uint32_t a, otpu_f32_trace *t)
-{
-    t->n = 0;
-    trace_to = t;
-    uint32_t r = fn(a);
-    trace_to = NULL;
-    return r;
 }
 
 /* x with k added to its exponent field, modulo 2^32 (the reference's int64 -> uint32 wrap). */
@@ -254,39 +226,39 @@ static int32_t floor_small(uint32_t u)
 }
 
 /* 2^x = 2^i * p(f), x = i + f, i = floor(x): p by Horner's rule over the coefficients c. */
-static uint32_t exp2_poly(uint32_t a, const uint32_t c[8])
+static inline uint32_t exp2_poly(uint32_t a, const uint32_t c[8], otpu_f32_trace *tr)
 {
-    uint32_t x = finish(otpu_f32_ftz(a)); /* ftz, NaN canonical */
-    int lo = otpu_f32_gt(F32_M126, x);
-    int hi = !otpu_f32_gt(F32_128, x);
+    uint32_t x = finish(ftz(a)); /* ftz, NaN canonical */
+    int lo = gt(F32_M126, x);
+    int hi = !gt(F32_128, x);
     if (lo)
         return 0;
     if (hi)
         return OTPU_F32_PINF;
-    int32_t i = (int32_t)step("i = floor(x) (integer)", (uint32_t)floor_small(x));
-    uint32_t f = step("f = x - i2f(i)", otpu_f32_sub(x, otpu_f32_i2f(i)));
+    int32_t i = (int32_t)step(tr, "i = floor(x) (integer)", (uint32_t)floor_small(x));
+    uint32_t f = step(tr, "f = x - i2f(i)", sub(x, otpu_f32_i2f(i)));
     static const char *const horner[7] = {"p = p*f + C0", "p = p*f + C1", "p = p*f + C2",
                                           "p = p*f + C3", "p = p*f + C4", "p = p*f + C5",
                                           "p = p*f + C6"};
     uint32_t p = c[7];
     for (int k = 6; k >= 0; k--)
-        p = step(horner[k], otpu_f32_add(otpu_f32_mul(p, f), c[k]));
+        p = step(tr, horner[k], add(mul(p, f), c[k]));
     return exp_add(p, i);
 }
 
 uint32_t otpu_f32_exp2(uint32_t a)
 {
-    return exp2_poly(a, EXP2_C);
+    return exp2_poly(a, EXP2_C, NULL);
 }
 
 uint32_t otpu_f32_exp2_taylor(uint32_t a)
 {
-    return exp2_poly(a, EXP2_TAYLOR_C);
+    return exp2_poly(a, EXP2_TAYLOR_C, NULL);
 }
 
-uint32_t otpu_f32_log2(uint32_t a)
+static inline uint32_t log2_steps(uint32_t a, otpu_f32_trace *tr)
 {
-    uint32_t b = otpu_f32_ftz(a);
+    uint32_t b = ftz(a);
     uint32_t frac = b & FRAC_MASK;
     uint32_t ex = (b >> 23) & 0xFF;
     if ((b & ABS_MASK) == 0)
@@ -296,112 +268,138 @@ uint32_t otpu_f32_log2(uint32_t a)
     if (ex == 0xFF)
         return frac ? OTPU_F32_QNAN : OTPU_F32_PINF;
     int ge = frac >= LOG2_SQRT2_FRAC;
-    int32_t e = (int32_t)step("e (integer)", (uint32_t)((int32_t)ex - 127 + ge));
-    uint32_t m = step("m", ((ge ? 126u : 127u) << 23) | frac);
-    uint32_t t = step("t = m - 1", otpu_f32_add(m, F32_MINUS_ONE));
+    int32_t e = (int32_t)step(tr, "e (integer)", (uint32_t)((int32_t)ex - 127 + ge));
+    uint32_t m = step(tr, "m", ((ge ? 126u : 127u) << 23) | frac);
+    uint32_t t = step(tr, "t = m - 1", add(m, F32_MINUS_ONE));
     static const char *const horner[8] = {"q = q*t + C1", "q = q*t + C2", "q = q*t + C3",
                                           "q = q*t + C4", "q = q*t + C5", "q = q*t + C6",
                                           "q = q*t + C7", "q = q*t + C8"};
     uint32_t q = LOG2_C[8];
     for (int k = 7; k >= 0; k--)
-        q = step(horner[k], otpu_f32_add(otpu_f32_mul(q, t), LOG2_C[k]));
-    return otpu_f32_ftz(otpu_f32_add(step("q*t", otpu_f32_mul(q, t)), otpu_f32_i2f(e)));
+        q = step(tr, horner[k], add(mul(q, t), LOG2_C[k]));
+    return ftz(add(step(tr, "q*t", mul(q, t)), otpu_f32_i2f(e)));
 }
 
-uint32_t otpu_f32_recip(uint32_t a)
+static inline uint32_t recip_steps(uint32_t a, otpu_f32_trace *tr)
 {
-    uint32_t x = otpu_f32_ftz(a);
+    uint32_t x = ftz(a);
     uint32_t sign = x & SIGN_BIT;
     uint32_t ab = x & ABS_MASK;
     if (ab == 0)
         return 0;                            /* +0 for either zero */
     if (ab >= 0x7E800000u)
         return sign;                         /* |x| >= 2^126, inf, NaN: a zero with x's sign */
-    uint32_t s = step("s (significand of |x|)", (127u << 23) | (ab & FRAC_MASK));
-    uint32_t y = step("y0 = 0x7EF311C3 - s", RECIP_MAGIC - s);
+    uint32_t s = step(tr, "s (significand of |x|)", (127u << 23) | (ab & FRAC_MASK));
+    uint32_t y = step(tr, "y0 = 0x7EF311C3 - s", RECIP_MAGIC - s);
     static const char *const newton[2] = {"y1 = y0*(2 - s*y0)", "y2 = y1*(2 - s*y1)"};
     for (int n = 0; n < 2; n++)
-        y = step(newton[n], otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(s, y))));
-    y = step("y3 = y2*(1 - s*y2) + y2",
-             otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(OTPU_F32_ONE, otpu_f32_mul(s, y))), y));
-    int32_t k = (int32_t)step("k = 127 - exponent field (integer)",
+        y = step(tr, newton[n], mul(y, sub(F32_TWO, mul(s, y))));
+    y = step(tr, "y3 = y2*(1 - s*y2) + y2", add(mul(y, sub(OTPU_F32_ONE, mul(s, y))), y));
+    int32_t k = (int32_t)step(tr, "k = 127 - exponent field (integer)",
                               (uint32_t)(127 - (int32_t)(ab >> 23)));
     return exp_add(y, k) | sign;
 }
 
-uint32_t otpu_f32_rsqrt(uint32_t a)
+static inline uint32_t rsqrt_steps(uint32_t a, otpu_f32_trace *tr)
 {
-    uint32_t x = otpu_f32_ftz(a);
+    uint32_t x = ftz(a);
     if ((x & SIGN_BIT) || x == 0 || x == OTPU_F32_PINF)
         return 0;
     uint32_t field = (x >> 23) & 0xFF;
-    int32_t k = (int32_t)step("k: field change (integer)",
+    int32_t k = (int32_t)step(tr, "k: field change (integer)",
                               (uint32_t)(field <= 2 ? 4 : (field >= 250 && field < 255) ? -4 : 0));
-    uint32_t xs = step("x' = x scaled", exp_add(x, k));
-    uint32_t y = step("y0 = 0x5F3759DF - (x' >> 1)", RSQRT_MAGIC - (xs >> 1));
-    uint32_t h = step("h = 0.5*x'", otpu_f32_mul(F32_HALF, xs));
+    uint32_t xs = step(tr, "x' = x scaled", exp_add(x, k));
+    uint32_t y = step(tr, "y0 = 0x5F3759DF - (x' >> 1)", RSQRT_MAGIC - (xs >> 1));
+    uint32_t h = step(tr, "h = 0.5*x'", mul(F32_HALF, xs));
     static const char *const newton[2] = {"y1 = y0*(1.5 - h*y0*y0)", "y2 = y1*(1.5 - h*y1*y1)"};
     for (int n = 0; n < 2; n++)
-        y = step(newton[n], otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF,
-                                                         otpu_f32_mul(h, otpu_f32_mul(y, y)))));
-    y = step("y3 = y2*(0.5 - h*y2*y2) + y2",
-             otpu_f32_add(otpu_f32_mul(y, otpu_f32_sub(F32_HALF,
-                                                       otpu_f32_mul(h, otpu_f32_mul(y, y)))), y));
+        y = step(tr, newton[n], mul(y, sub(F32_ONE_HALF, mul(h, mul(y, y)))));
+    y = step(tr, "y3 = y2*(0.5 - h*y2*y2) + y2", add(mul(y, sub(F32_HALF, mul(h, mul(y, y)))), y));
     return exp_add(y, k / 2);
 }
 
 /* revision acf0c1c6: three Newton steps on |x| itself; the seed is flushed like any value */
-uint32_t otpu_f32_recip_newton3(uint32_t a)
+static inline uint32_t recip_newton3_steps(uint32_t a, otpu_f32_trace *tr)
 {
-    uint32_t x = finish(otpu_f32_ftz(a)); /* ftz, NaN canonical (that revision's ftz) */
+    uint32_t x = finish(ftz(a)); /* ftz, NaN canonical (that revision's ftz) */
     uint32_t ab = x & ABS_MASK;
     if (ab == 0)
         return 0;                            /* +0 for either zero */
-    uint32_t y = step("y0 = 0x7EF311C3 - |x|", otpu_f32_ftz(RECIP_MAGIC - ab));
+    uint32_t y = step(tr, "y0 = 0x7EF311C3 - |x|", ftz(RECIP_MAGIC - ab));
     static const char *const newton[3] = {"y1 = y0*(2 - |x|*y0)", "y2 = y1*(2 - |x|*y1)",
                                           "y3 = y2*(2 - |x|*y2)"};
     for (int n = 0; n < 3; n++)
-        y = step(newton[n], otpu_f32_mul(y, otpu_f32_sub(F32_TWO, otpu_f32_mul(ab, y))));
+        y = step(tr, newton[n], mul(y, sub(F32_TWO, mul(ab, y))));
     if (ab >= 0x7E800000u && ab <= OTPU_F32_PINF)
         y = 0;                               /* 1/|x| <= 2^-126 flushes (inf included) */
     return y ^ (x & SIGN_BIT);
 }
 
 /* revision acf0c1c6: three Newton steps on x itself (h = x/2 flushes for x < 2^-125) */
-uint32_t otpu_f32_rsqrt_newton3(uint32_t a)
+static inline uint32_t rsqrt_newton3_steps(uint32_t a, otpu_f32_trace *tr)
 {
-    uint32_t x = finish(otpu_f32_ftz(a)); /* a NaN is positive here: it runs the steps */
+    uint32_t x = finish(ftz(a)); /* a NaN is positive here: it runs the steps */
     if ((x & SIGN_BIT) || x == 0 || x == OTPU_F32_PINF)
         return 0;
-    uint32_t y = step("y0 = 0x5F3759DF - (x >> 1)", RSQRT_MAGIC - (x >> 1));
-    uint32_t h = step("h = 0.5*x", otpu_f32_mul(F32_HALF, x));
+    uint32_t y = step(tr, "y0 = 0x5F3759DF - (x >> 1)", RSQRT_MAGIC - (x >> 1));
+    uint32_t h = step(tr, "h = 0.5*x", mul(F32_HALF, x));
     static const char *const newton[3] = {"y1 = y0*(1.5 - h*y0*y0)", "y2 = y1*(1.5 - h*y1*y1)",
                                           "y3 = y2*(1.5 - h*y2*y2)"};
     for (int n = 0; n < 3; n++)
-        y = step(newton[n],
-                 otpu_f32_mul(y, otpu_f32_sub(F32_ONE_HALF, otpu_f32_mul(h, otpu_f32_mul(y, y)))));
+        y = step(tr, newton[n], mul(y, sub(F32_ONE_HALF, mul(h, mul(y, y)))));
     return y;
+}
+
+/* ---- the exported composite functions, and otpu_f32_traced ------------------------------- */
+
+uint32_t otpu_f32_log2(uint32_t a)
+{
+    return log2_steps(a, NULL);
+}
+
+uint32_t otpu_f32_recip(uint32_t a)
+{
+    return recip_steps(a, NULL);
+}
+
+uint32_t otpu_f32_rsqrt(uint32_t a)
+{
+    return rsqrt_steps(a, NULL);
+}
+
+uint32_t otpu_f32_recip_newton3(uint32_t a)
+{
+    return recip_newton3_steps(a, NULL);
+}
+
+uint32_t otpu_f32_rsqrt_newton3(uint32_t a)
+{
+    return rsqrt_newton3_steps(a, NULL);
+}
+
+uint32_t otpu_f32_traced(uint32_t (*fn)(uint32_t), uint32_t a, otpu_f32_trace *t)
+{
+    t->n = 0;
+    if (fn == otpu_f32_exp2)
+        return exp2_poly(a, EXP2_C, t);
+    if (fn == otpu_f32_exp2_taylor)
+        return exp2_poly(a, EXP2_TAYLOR_C, t);
+    if (fn == otpu_f32_log2)
+        return log2_steps(a, t);
+    if (fn == otpu_f32_recip)
+        return recip_steps(a, t);
+    if (fn == otpu_f32_rsqrt)
+        return rsqrt_steps(a, t);
+    if (fn == otpu_f32_recip_newton3)
+        return recip_newton3_steps(a, t);
+    if (fn == otpu_f32_rsqrt_newton3)
+        return rsqrt_newton3_steps(a, t);
+    return fn(a); /* not a composite function of this file: no steps */
 }
 
 /* ---- sums -------------------------------------------------------------------------------- */
 
 uint32_t otpu_f32_isum(const uint32_t *x, size_t n, size_t stride, unsigned P, int pad)
 {
-    uint32_t part[OTPU_RED_PARTIALS];
-    if (P == 0 || P > OTPU_RED_PARTIALS || (P & (P - 1)) != 0)
-        return OTPU_F32_QNAN; /* not a valid partial count: no defined result */
-    size_t rem = n % P;
-    for (unsigned q = 0; q < P; q++) {
-        uint32_t acc = 0; /* +0 */
-        for (size_t j = q; j < n; j += P)
-            acc = otpu_f32_add(acc, x[j * stride]);
-        /* a +0 pad term: only changes a -0 partial (to +0); adding it twice changes nothing */
-        if (pad && rem != 0 && q >= rem)
-            acc = otpu_f32_add(acc, 0);
-        part[q] = acc;
-    }
-    for (unsigned h = P / 2; h >= 1; h /= 2)
-        for (unsigned i = 0; i < h; i++)
-            part[i] = otpu_f32_add(part[i], part[i + h]);
-    return part[0];
+    return otpu_f32_isum_inline(x, n, stride, P, pad);
 }

@@ -12,8 +12,10 @@
 #ifndef OTPU_FP32_H
 #define OTPU_FP32_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +84,108 @@ uint32_t otpu_f32_isum(const uint32_t *x, size_t n, size_t stride, unsigned P, i
 
 #define OTPU_MM_PARTIALS  4u
 #define OTPU_RED_PARTIALS 64u
+
+/* ---- inline versions, for loops over many values (the MM's block terms and sums) --------
+ * The same operations as otpu_f32_ftz / add / mul / isum above, which fp32.c defines with
+ * these: one definition, no call per operation where a loop inlines them. */
+
+static inline uint32_t otpu_f32_ftz_inline(uint32_t a)
+{
+    return (a & 0x7F800000u) == 0 ? (a & 0x80000000u) : a;
+}
+
+/* the result side of add/sub/mul: flush a denormal, make a NaN canonical */
+static inline uint32_t otpu_f32_finish(uint32_t r)
+{
+    uint32_t e = r & 0x7F800000u;
+    if (e == 0)
+        return r & 0x80000000u;
+    if (e == 0x7F800000u && (r & 0x007FFFFFu) != 0)
+        return OTPU_F32_QNAN;
+    return r;
+}
+
+static inline float otpu_f32_float_(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static inline uint32_t otpu_f32_bits_(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* The host's binary32 operation on flushed operands, round to nearest even (the default
+ * rounding mode; the model never changes it). Where float expressions are evaluated wider
+ * (FLT_EVAL_METHOD != 0, e.g. x87) it is done in double and rounded once to float: a product
+ * of two floats is exact in double, and a sum rounded to double (53 >= 2*24 + 2 bits) and
+ * then to float equals the directly rounded sum. */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define OTPU_F32_RAW_(a, op, b) \
+    otpu_f32_bits_(otpu_f32_float_(a) op otpu_f32_float_(b))
+#else
+static inline uint32_t otpu_f32_wide_(double r)
+{
+    volatile float f = (float)r; /* one rounding to float, no excess precision kept */
+    return otpu_f32_bits_(f);
+}
+#define OTPU_F32_RAW_(a, op, b) \
+    otpu_f32_wide_((double)otpu_f32_float_(a) op (double)otpu_f32_float_(b))
+#endif
+
+static inline uint32_t otpu_f32_add_inline(uint32_t a, uint32_t b)
+{
+    return otpu_f32_finish(OTPU_F32_RAW_(otpu_f32_ftz_inline(a), +, otpu_f32_ftz_inline(b)));
+}
+
+static inline uint32_t otpu_f32_sub_inline(uint32_t a, uint32_t b)
+{
+    return otpu_f32_finish(OTPU_F32_RAW_(otpu_f32_ftz_inline(a), -, otpu_f32_ftz_inline(b)));
+}
+
+static inline uint32_t otpu_f32_mul_inline(uint32_t a, uint32_t b)
+{
+    return otpu_f32_finish(OTPU_F32_RAW_(otpu_f32_ftz_inline(a), *, otpu_f32_ftz_inline(b)));
+}
+
+/* otpu_f32_i2f on an int32, by the host's int -> float conversion: that rounds to nearest
+ * even under the default rounding mode (as the model's add and mul assume), an int32 is
+ * never denormal, and 0 gives +0. test_fp32 compares the two on every int32. */
+static inline uint32_t otpu_f32_i2f32_inline(int32_t i)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    return otpu_f32_bits_((float)i);
+#else
+    return otpu_f32_i2f(i);
+#endif
+}
+
+/* otpu_f32_isum, inline: with constant P, stride and pad the compiler specializes it. */
+static inline uint32_t otpu_f32_isum_inline(const uint32_t *x, size_t n, size_t stride,
+                                            unsigned P, int pad)
+{
+    uint32_t part[OTPU_RED_PARTIALS];
+    if (P == 0 || P > OTPU_RED_PARTIALS || (P & (P - 1)) != 0)
+        return OTPU_F32_QNAN; /* not a valid partial count: no defined result */
+    size_t rem = n % P;
+    for (unsigned q = 0; q < P; q++) {
+        uint32_t acc = 0; /* +0 */
+        for (size_t j = q; j < n; j += P)
+            acc = otpu_f32_add_inline(acc, x[j * stride]);
+        /* a +0 pad term: only changes a -0 partial (to +0); adding it twice changes nothing */
+        if (pad && rem != 0 && q >= rem)
+            acc = otpu_f32_add_inline(acc, 0);
+        part[q] = acc;
+    }
+    for (unsigned h = P / 2; h >= 1; h /= 2)
+        for (unsigned i = 0; i < h; i++)
+            part[i] = otpu_f32_add_inline(part[i], part[i + h]);
+    return part[0];
+}
 
 #ifdef __cplusplus
 }

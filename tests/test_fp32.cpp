@@ -249,6 +249,49 @@ TEST(Fp32Convert, I2fRoundsToNearestEven)
         }
 }
 
+// The MM's int32 fast path (the host conversion) against the integer i2f: every int32 of
+// magnitude below 2^21, the ends of the range, and for each exponent with rounding (2^24 and
+// up) random high bits with every pattern of the bits rounded away, both signs.
+TEST(Fp32Convert, I2f32InlineMatchesI2f)
+{
+    auto same = [](int64_t v) {
+        int32_t i = static_cast<int32_t>(v);
+        return otpu_f32_i2f32_inline(i) == otpu_f32_i2f(i);
+    };
+    for (int64_t v = -(int64_t{1} << 21); v <= (int64_t{1} << 21); v++)
+        ASSERT_TRUE(same(v)) << v;
+    for (int64_t d = 0; d < 65536; d++) {
+        ASSERT_TRUE(same(int64_t{INT32_MIN} + d)) << INT32_MIN + d;
+        ASSERT_TRUE(same(int64_t{INT32_MAX} - d)) << INT32_MAX - d;
+    }
+    uint64_t seed = 42;
+    for (int p = 24; p <= 30; p++) {
+        int sh = p - 23; // the bits below the 24-bit significand
+        for (int rep = 0; rep < 2000; rep++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            int64_t hi = (int64_t{1} << 23) | static_cast<int64_t>((seed >> 40) & 0x7FFFFF);
+            for (int64_t lo = 0; lo < (int64_t{1} << sh); lo++) {
+                int64_t v = (hi << sh) | lo;
+                ASSERT_TRUE(same(v)) << v;
+                ASSERT_TRUE(same(-v)) << -v;
+            }
+        }
+    }
+}
+
+// The same on every int32 (about 10 s; run with --gtest_also_run_disabled_tests).
+TEST(Fp32Convert, DISABLED_I2f32InlineMatchesI2fOnEveryInt32)
+{
+    uint64_t bad = 0;
+    int64_t first_bad = 0;
+    for (int64_t v = INT32_MIN; v <= INT32_MAX; v++) {
+        int32_t i = static_cast<int32_t>(v);
+        if (otpu_f32_i2f32_inline(i) != otpu_f32_i2f(i) && bad++ == 0)
+            first_bad = v;
+    }
+    EXPECT_EQ(bad, 0u) << "first at " << first_bad;
+}
+
 TEST(Fp32Convert, Q8TiesAndSaturation)
 {
     EXPECT_EQ(otpu_f32_q8(0x3F000000u), 0);     // 0.5 -> 0
@@ -332,6 +375,32 @@ TEST(Fp32Log2, SpecialInputs)
 
 // -(1.5 * 2^-126) + 2^-126 = -2^-127 flushes to -0: the way a sum becomes -0.
 constexpr uint32_t M15 = 0x80C00000u;  // -(1.5 * 2^-126)
+
+// otpu_f32_traced: the same result as the plain call, and each composite's steps in order.
+TEST(Fp32Traced, StepsAndResults)
+{
+    otpu_f32_trace t;
+    const uint32_t x = 0x3FC00000u; // 1.5
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_exp2, x, &t), otpu_f32_exp2(x));
+    ASSERT_EQ(t.n, 9u); // i, f, seven Horner steps
+    EXPECT_STREQ(t.step[0].name, "i = floor(x) (integer)");
+    EXPECT_EQ(t.step[0].v, 1u);
+    EXPECT_EQ(t.step[1].v, 0x3F000000u); // f = 0.5
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_exp2_taylor, x, &t), otpu_f32_exp2_taylor(x));
+    EXPECT_EQ(t.n, 9u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_log2, x, &t), otpu_f32_log2(x));
+    EXPECT_EQ(t.n, 12u); // e, m, t, eight Horner steps, q*t
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_recip, x, &t), otpu_f32_recip(x));
+    EXPECT_EQ(t.n, 6u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_rsqrt, x, &t), otpu_f32_rsqrt(x));
+    EXPECT_EQ(t.n, 7u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_recip_newton3, x, &t), otpu_f32_recip_newton3(x));
+    EXPECT_EQ(t.n, 4u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_rsqrt_newton3, x, &t), otpu_f32_rsqrt_newton3(x));
+    EXPECT_EQ(t.n, 5u);
+    EXPECT_EQ(otpu_f32_traced(otpu_f32_abs, 0xBF800000u, &t), ONE); // no steps of its own
+    EXPECT_EQ(t.n, 0u);
+}
 
 TEST(Fp32Isum, ChainStartsFromPositiveZero)
 {
