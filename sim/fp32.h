@@ -15,7 +15,8 @@
 #include <float.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
+
+#include "bits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,20 +106,6 @@ static inline uint32_t otpu_f32_finish(uint32_t r)
     return r;
 }
 
-static inline float otpu_f32_float_(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-static inline uint32_t otpu_f32_bits_(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 /* The host's binary32 operation on flushed operands, round to nearest even (the default
  * rounding mode; the model never changes it). Where float expressions are evaluated wider
  * (FLT_EVAL_METHOD != 0, e.g. x87) it is done in double and rounded once to float: a product
@@ -126,15 +113,15 @@ static inline uint32_t otpu_f32_bits_(float f)
  * then to float equals the directly rounded sum. */
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 #define OTPU_F32_RAW_(a, op, b) \
-    otpu_f32_bits_(otpu_f32_float_(a) op otpu_f32_float_(b))
+    otpu_bits_of(otpu_float_of(a) op otpu_float_of(b))
 #else
 static inline uint32_t otpu_f32_wide_(double r)
 {
     volatile float f = (float)r; /* one rounding to float, no excess precision kept */
-    return otpu_f32_bits_(f);
+    return otpu_bits_of(f);
 }
 #define OTPU_F32_RAW_(a, op, b) \
-    otpu_f32_wide_((double)otpu_f32_float_(a) op (double)otpu_f32_float_(b))
+    otpu_f32_wide_((double)otpu_float_of(a) op (double)otpu_float_of(b))
 #endif
 
 static inline uint32_t otpu_f32_add_inline(uint32_t a, uint32_t b)
@@ -158,7 +145,7 @@ static inline uint32_t otpu_f32_mul_inline(uint32_t a, uint32_t b)
 static inline uint32_t otpu_f32_i2f32_inline(int32_t i)
 {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-    return otpu_f32_bits_((float)i);
+    return otpu_bits_of((float)i);
 #else
     return otpu_f32_i2f(i);
 #endif

@@ -6,6 +6,7 @@
 #define OTPU_FPVEC_CLI_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fpvec.h"
 
@@ -73,6 +74,9 @@ uint64_t read_vectors(const char *path, void (*each)(const fpvec_vec *, uint64_t
  * *sv_path to the otpu_fp.sv's absolute path. Ends the tool (exit 2) when it cannot build. */
 char *rtl_bench(const char *sv, const otpu_rev_desc *rev, const char *cache, unsigned jobs,
                 int rebuild, char **sv_path);
+
+/* the bench (argv[0]) started with its output on a pipe (*fd); it dies with the tool */
+pid_t bench_spawn(char *const *argv, int *fd);
 
 int cmd_gen(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -24,7 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fpvec_test import MISMATCH, Fail, expect, fresh_dir, run  # noqa: E402
+from fpvec_test import MISMATCH, Fail, expect, fresh_dir, plant_bug, run  # noqa: E402
 
 # the CI ranges: 2^20 inputs of each function where it has an edge
 RANGES = {
@@ -121,21 +121,7 @@ def t_range(tool: str, work: str) -> None:
 
 def mutate_recip(src: str, dst: str) -> None:
     """A copy of src whose fp_recip is one ulp off (lowest bit flipped) at input PLANTED."""
-    with open(src, encoding="utf-8") as f:
-        text = f.read()
-    decl = re.compile(r"(function\s+automatic\s+[^;()]*?)\bfp_recip(\s*\()")
-    expect(len(decl.findall(text)) == 1, f"{src}: no single 'function automatic ... fp_recip('")
-    text = decl.sub(r"\1fp_recip_unbroken\2", text)
-    text = re.sub(r"(endfunction\s*:\s*)fp_recip\b", r"\1fp_recip_unbroken", text)
-    end = text.rindex("endpackage")
-    wrapper = ("  // deliberately broken by fpvec_exh_test.py\n"
-               "  function automatic logic [31:0] fp_recip(input logic [31:0] x);\n"
-               "    logic [31:0] r;\n"
-               "    r = fp_recip_unbroken(x);\n"
-               f"    return (x == 32'h{PLANTED:08x}) ? (r ^ 32'd1) : r;\n"
-               "  endfunction\n\n")
-    with open(dst, "w", encoding="utf-8") as f:
-        f.write(text[:end] + wrapper + text[end:])
+    plant_bug(src, dst, "fp_recip", f"x == 32'h{PLANTED:08x}", "fpvec_exh_test.py")
 
 
 def t_planted(tool: str, sv: str, work: str) -> None:

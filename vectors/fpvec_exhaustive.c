@@ -193,28 +193,6 @@ typedef struct child {
     int ended; /* its EXH end line was read */
 } child;
 
-static pid_t start_child(char *const *argv, int *fd)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-        die("pipe: %s", strerror(errno));
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        die("fork: %s", strerror(errno));
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* no bench outlives the tool */
-        close(fds[0]);
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[1]);
-        execv(argv[0], argv);
-        fprintf(stderr, "otpu-fpvec: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(fds[1]);
-    *fd = fds[0];
-    return pid;
-}
 
 /* Handles the complete lines in c's buffer. */
 static void child_lines(child *c, exh_result *r)
@@ -268,7 +246,7 @@ static void run_benches(const char *bench, exh_result *r, uint64_t lo, uint64_t 
         snprintf(part_s, sizeof part_s, "+part=%u", i);
         char *argv[] = {(char *)bench, "+exhaustive", ops_s, lo_s, hi_s, part_s, parts_s, rev_s,
                         "+progress=1", NULL};
-        ch[i].pid = start_child(argv, &ch[i].fd);
+        ch[i].pid = bench_spawn(argv, &ch[i].fd);
     }
     uint64_t total = (hi - lo) * (uint64_t)__builtin_popcount(r->ops);
     double t0 = now_s(), next = t0 + progress;

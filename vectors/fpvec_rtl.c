@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -212,20 +214,19 @@ static char *abs_path(const char *p)
     return r;
 }
 
-/* Runs the bench with its plusargs, copying its output to stdout and noting the FPTEST line.
- * Returns the bench's exit status (or -1: it could not start or died). */
-static int run_bench(char *const *argv, uint64_t *cases, uint64_t *errs, int *have_fptest,
-                     uint32_t *failed_ops)
+/* Starts the bench (argv[0]) with its standard output on a pipe, *fd its reading end; the bench
+ * dies with the tool. */
+pid_t bench_spawn(char *const *argv, int *fd)
 {
     int fds[2];
-    *have_fptest = 0;
-    fflush(stdout);
     if (pipe(fds) != 0)
         die("pipe: %s", strerror(errno));
+    fflush(stdout);
     pid_t pid = fork();
     if (pid < 0)
         die("fork: %s", strerror(errno));
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* no bench outlives the tool */
         close(fds[0]);
         dup2(fds[1], STDOUT_FILENO);
         close(fds[1]);
@@ -234,7 +235,19 @@ static int run_bench(char *const *argv, uint64_t *cases, uint64_t *errs, int *ha
         _exit(127);
     }
     close(fds[1]);
-    FILE *in = fdopen(fds[0], "r");
+    *fd = fds[0];
+    return pid;
+}
+
+/* Runs the bench with its plusargs, copying its output to stdout and noting the FPTEST line.
+ * Returns the bench's exit status (or -1: it could not start or died). */
+static int run_bench(char *const *argv, uint64_t *cases, uint64_t *errs, int *have_fptest,
+                     uint32_t *failed_ops)
+{
+    int fd;
+    *have_fptest = 0;
+    pid_t pid = bench_spawn(argv, &fd);
+    FILE *in = fdopen(fd, "r");
     char *line = NULL;
     size_t cap = 0;
     while (getline(&line, &cap, in) >= 0) {

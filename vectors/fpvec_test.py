@@ -217,23 +217,29 @@ def t_dpi(tool: str, work: str) -> None:
     print(f"ok: DPI level 1: {15 * LEVEL1} vectors, 0 mismatches")
 
 
-def mutate_log2(src: str, dst: str) -> None:
-    """A copy of src whose fp_log2 is wrong (lowest result bit flipped) when a[2:0] == 5."""
+def plant_bug(src: str, dst: str, fn: str, when: str, who: str) -> None:
+    """A copy of src whose function fn returns its result with the lowest bit flipped when the
+    SystemVerilog condition `when` (over its input x) holds; who names the test in a comment."""
     with open(src, encoding="utf-8") as f:
         text = f.read()
-    decl = re.compile(r"(function\s+automatic\s+[^;()]*?)\bfp_log2(\s*\()")
-    expect(len(decl.findall(text)) == 1, f"{src}: no single 'function automatic ... fp_log2('")
-    text = decl.sub(r"\1fp_log2_unbroken\2", text)
-    text = re.sub(r"(endfunction\s*:\s*)fp_log2\b", r"\1fp_log2_unbroken", text)
+    decl = re.compile(r"(function\s+automatic\s+[^;()]*?)\b" + fn + r"(\s*\()")
+    expect(len(decl.findall(text)) == 1, f"{src}: no single 'function automatic ... {fn}('")
+    text = decl.sub(r"\1" + fn + r"_unbroken\2", text)
+    text = re.sub(r"(endfunction\s*:\s*)" + fn + r"\b", r"\1" + fn + "_unbroken", text)
     end = text.rindex("endpackage")
-    wrapper = ("  // deliberately broken by fpvec_test.py\n"
-               "  function automatic logic [31:0] fp_log2(input logic [31:0] x);\n"
+    wrapper = (f"  // deliberately broken by {who}\n"
+               f"  function automatic logic [31:0] {fn}(input logic [31:0] x);\n"
                "    logic [31:0] r;\n"
-               "    r = fp_log2_unbroken(x);\n"
-               "    return (x[2:0] == 3'd5) ? (r ^ 32'd1) : r;\n"
+               f"    r = {fn}_unbroken(x);\n"
+               f"    return ({when}) ? (r ^ 32'd1) : r;\n"
                "  endfunction\n\n")
     with open(dst, "w", encoding="utf-8") as f:
         f.write(text[:end] + wrapper + text[end:])
+
+
+def mutate_log2(src: str, dst: str) -> None:
+    """A copy of src whose fp_log2 is wrong (lowest result bit flipped) when a[2:0] == 5."""
+    plant_bug(src, dst, "fp_log2", "x[2:0] == 3'd5", "fpvec_test.py")
 
 
 def sv_runs(tool: str, sv: str, vec: str, cache: str) -> tuple[tuple[int, str], tuple[int, str]]:

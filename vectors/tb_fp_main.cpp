@@ -43,6 +43,18 @@ std::string plus_text(VerilatedContext& ctx, const char* name) {
     return arg.empty() ? std::string{} : arg.substr(1 + key.size());
 }
 
+// +rev=NAME (default the current revision); false (said) for a name that is none
+bool rev_option(VerilatedContext& ctx, const otpu_rev_desc** out) {
+    const std::string rev = plus_text(ctx, "rev");
+    otpu_revision r = OTPU_REV_CURRENT;
+    if (!rev.empty() && otpu_rev_from_name(rev.c_str(), &r) != 0) {
+        std::printf("tb_fp: error: +rev=%s: not an ISA revision\n", rev.c_str());
+        return false;
+    }
+    *out = otpu_rev_desc_of(r);
+    return true;
+}
+
 // The DPI mode's options from the plusargs; false (and a message) when one is bad.
 bool dpi_options(VerilatedContext& ctx, FpvecDpiOptions& o) {
     o.level = static_cast<int>(plus_number(ctx, "level", 1));
@@ -59,13 +71,7 @@ bool dpi_options(VerilatedContext& ctx, FpvecDpiOptions& o) {
         return false;
     }
     o.count = static_cast<uint64_t>(count);
-    const std::string rev = plus_text(ctx, "rev");
-    otpu_revision r = OTPU_REV_CURRENT;
-    if (!rev.empty() && otpu_rev_from_name(rev.c_str(), &r) != 0) {
-        std::printf("tb_fp: error: +rev=%s: not an ISA revision\n", rev.c_str());
-        return false;
-    }
-    o.rev = otpu_rev_desc_of(r);
+    if (!rev_option(ctx, &o.rev)) return false;
     o.ops = fpvec_rev_ops(o.rev);
     const std::string ops = plus_text(ctx, "ops");
     if (!ops.empty()) {
@@ -100,13 +106,7 @@ bool exh_options(VerilatedContext& ctx, FpvecExhOptions& o) {
     o.hi = static_cast<uint64_t>(hi);
     o.part = static_cast<unsigned>(part);
     o.parts = static_cast<unsigned>(parts);
-    const std::string rev = plus_text(ctx, "rev");
-    otpu_revision r = OTPU_REV_CURRENT;
-    if (!rev.empty() && otpu_rev_from_name(rev.c_str(), &r) != 0) {
-        std::printf("tb_fp: error: +rev=%s: not an ISA revision\n", rev.c_str());
-        return false;
-    }
-    o.rev = otpu_rev_desc_of(r);
+    if (!rev_option(ctx, &o.rev)) return false;
     char bad[64];
     const std::string ops = plus_text(ctx, "ops");
     if (fpvec_parse_ops(ops.c_str(), &o.ops, bad, sizeof bad) != 0) {
