@@ -9,6 +9,7 @@
 #include "dot_kernel.h"
 
 #ifdef OTPU_DOT_X86
+#include <cpuid.h>
 #include <immintrin.h>
 
 #define VNNI __attribute__((target("avx2,avxvnni")))
@@ -65,9 +66,13 @@ VNNI static void blocks(const int8_t *rows, size_t stride, size_t nrows, const i
         block_rows(rows + k * n, stride, nrows, w + k * n, n, out + k, nblocks);
 }
 
+/* AVX-VNNI is CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 14's __builtin_cpu_supports does not
+ * know its name); its registers are AVX2's, whose OS support __builtin_cpu_supports checks. */
 static int supported(void)
 {
-    return __builtin_cpu_supports("avxvnni") && __builtin_cpu_supports("avx2");
+    unsigned a, b, c, d;
+    return __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &a, &b, &c, &d) &&
+           (a >> 4 & 1);
 }
 
 const otpu_dot_kernel otpu_dot_kernel_avxvnni = {"avxvnni", supported, dot, blocks};
