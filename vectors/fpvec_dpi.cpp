@@ -1,6 +1,6 @@
 // fpvec_dpi.cpp - the DPI batch mode of tb_fp (see fpvec_dpi.h).
 //
-// A batch holds up to kBatch vectors of one op. The driver generates the operands and computes
+// A batch holds up to kFpvecBatch vectors of one op. The driver generates the operands and computes
 // the expected values with sim/fp32.c (fpvec_expected, the revision's functions), then calls
 // tb_fp's exported
 // fpvec_dpi_eval(n): the SV side reads each vector through fpvec_dpi_get and returns the
@@ -17,18 +17,10 @@
 
 namespace {
 
-constexpr size_t kBatch = 4096;
-
-struct Batch {
-    uint32_t a[kBatch];
-    uint32_t b[kBatch];
-    uint32_t expected[kBatch];
-    uint32_t got[kBatch];
-};
-
 // The batch the SV side is evaluating: DPI imports are plain C functions, so the driver lands
 // it here for the duration of one fpvec_dpi_eval call.
-const FpvecDpiBatch* g_batch = nullptr;
+FpvecDpiBatch* g_batch = nullptr;
+uint32_t g_op = 0;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -37,17 +29,17 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 extern "C" void fpvec_dpi_get(int i, unsigned int* op, unsigned int* a, unsigned int* b) {
-    const FpvecDpiBatch& bt = *g_batch;
-    *op = bt.op;
-    *a = bt.a[i];
-    *b = bt.b[i];
+    *op = g_op;
+    *a = g_batch->a[i];
+    *b = g_batch->b[i];
 }
 
 extern "C" void fpvec_dpi_put(int i, unsigned int res) { g_batch->got[i] = res; }
 
-void fpvec_dpi_eval_batch(const FpvecDpiBatch& batch) {
+void fpvec_dpi_eval_batch(uint32_t op, size_t n, FpvecDpiBatch& batch) {
     g_batch = &batch;
-    fpvec_dpi_eval(static_cast<int>(batch.n));
+    g_op = op;
+    fpvec_dpi_eval(static_cast<int>(n));
     g_batch = nullptr;
 }
 
@@ -67,7 +59,7 @@ int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
                 " rev=%s\n", opt.level, opt.seed, per_op, total, opt.rev->name);
     std::fflush(stdout);
 
-    const std::unique_ptr<Batch> batch{new Batch};
+    const std::unique_ptr<FpvecDpiBatch> batch{new FpvecDpiBatch};
     const std::unique_ptr<fpvec_gen> gen{new fpvec_gen};
     uint64_t cases[FPVEC_NOPS] = {};
     uint64_t errors[FPVEC_NOPS] = {};
@@ -79,17 +71,11 @@ int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
         if (!(opt.ops & (1u << op))) continue;
         fpvec_gen_init(gen.get(), op, opt.level, opt.seed, opt.count, opt.rev->fp_nan_undefined);
         for (;;) {
-            const size_t n = fpvec_gen_fill(gen.get(), batch->a, batch->b, kBatch);
+            const size_t n = fpvec_gen_fill(gen.get(), batch->a, batch->b, kFpvecBatch);
             if (n == 0) break;
             for (size_t i = 0; i < n; i++)
                 batch->expected[i] = fpvec_expected(&opt.rev->fp, op, batch->a[i], batch->b[i]);
-            FpvecDpiBatch view;
-            view.op = op;
-            view.n = n;
-            view.a = batch->a;
-            view.b = batch->b;
-            view.got = batch->got;
-            fpvec_dpi_eval_batch(view);
+            fpvec_dpi_eval_batch(op, n, *batch);
             for (size_t i = 0; i < n; i++) {
                 if (batch->got[i] == batch->expected[i]) continue;
                 if (static_cast<long>(errs) < opt.show)

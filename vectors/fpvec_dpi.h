@@ -21,18 +21,20 @@ struct FpvecDpiOptions {
     const otpu_rev_desc* rev = otpu_rev_desc_of(OTPU_REV_CURRENT);
 };
 
-// One batch for the RTL: n operands of op (a, b) and where its results go (got).
+// Vectors for the RTL, up to kFpvecBatch of one op: the operands, the model's expected values
+// (the caller's) and where the RTL's results go.
+constexpr size_t kFpvecBatch = 4096;
 struct FpvecDpiBatch {
-    uint32_t op = 0;
-    size_t n = 0;
-    const uint32_t* a = nullptr;
-    const uint32_t* b = nullptr;
-    uint32_t* got = nullptr;
+    uint32_t a[kFpvecBatch];
+    uint32_t b[kFpvecBatch];
+    uint32_t expected[kFpvecBatch];
+    uint32_t got[kFpvecBatch];
 };
 
-// Has the Verilated otpu_fp evaluate batch (through tb_fp's exported fpvec_dpi_eval); the DPI
-// scope must have been set (svSetScope) to tb_fp's.
-void fpvec_dpi_eval_batch(const FpvecDpiBatch& batch);
+// Has the Verilated otpu_fp evaluate the first n vectors of batch as op, into batch.got
+// (through tb_fp's exported fpvec_dpi_eval); the DPI scope must have been set (svSetScope) to
+// tb_fp's.
+void fpvec_dpi_eval_batch(uint32_t op, size_t n, FpvecDpiBatch& batch);
 
 // Runs every selected op's vectors through the Verilated tb_fp whose module scope is scope_name
 // (the model's name, a dot, "tb_fp"); the model must have been evaluated once. Prints MISMATCH lines (line=<n>: the n-th line

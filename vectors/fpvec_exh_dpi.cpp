@@ -14,14 +14,6 @@
 namespace {
 
 constexpr uint64_t kChunk = uint64_t{1} << 16;  // inputs a part takes at a time
-constexpr size_t kBatch = 4096;
-
-struct Buffers {
-    uint32_t a[kBatch];
-    uint32_t b[kBatch];
-    uint32_t expected[kBatch];
-    uint32_t got[kBatch];
-};
 
 }  // namespace
 
@@ -32,7 +24,7 @@ int fpvec_exh_run(const char* scope_name, const FpvecExhOptions& opt) {
         return 2;
     }
     svSetScope(scope);
-    const std::unique_ptr<Buffers> buf{new Buffers{}};
+    const std::unique_ptr<FpvecDpiBatch> buf{new FpvecDpiBatch{}};
     const std::unique_ptr<fpvec_exh_tally> tally{new fpvec_exh_tally{}};
     const auto t0 = std::chrono::steady_clock::now();
     double next_report = opt.progress;
@@ -48,7 +40,7 @@ int fpvec_exh_run(const char* scope_name, const FpvecExhOptions& opt) {
             const uint64_t end = std::min(c + kChunk, opt.hi);
             for (uint64_t x = c; x < end;) {
                 size_t n = 0;
-                for (; n < kBatch && x < end; x++) {
+                for (; n < kFpvecBatch && x < end; x++) {
                     const uint32_t a = static_cast<uint32_t>(x);
                     if (skip_nan && fpvec_nan_operand(op, a, 0)) {
                         tally->skipped++;
@@ -59,13 +51,7 @@ int fpvec_exh_run(const char* scope_name, const FpvecExhOptions& opt) {
                     buf->expected[n] = fpvec_expected(&opt.rev->fp, op, a, 0);
                     n++;
                 }
-                FpvecDpiBatch view;
-                view.op = op;
-                view.n = n;
-                view.a = buf->a;
-                view.b = buf->b;
-                view.got = buf->got;
-                if (n) fpvec_dpi_eval_batch(view);
+                if (n) fpvec_dpi_eval_batch(op, n, *buf);
                 for (size_t i = 0; i < n; i++)
                     if (buf->got[i] != buf->expected[i]) {
                         fpvec_exh_mismatch(tally.get(), op, buf->a[i], buf->expected[i],
