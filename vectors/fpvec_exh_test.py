@@ -24,7 +24,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fpvec_test import MISMATCH, Fail, expect, fresh_dir, plant_bug, run  # noqa: E402
+from fpvec_test import (MISMATCH, Fail, dispatch, expect, fresh_dir, plant_bug,  # noqa: E402
+                        run)
 
 # the CI ranges: 2^20 inputs of each function where it has an edge
 RANGES = {
@@ -214,16 +215,7 @@ def t_cli(tool: str, work: str) -> None:
 
 def main(argv: list[str]) -> int:
     cmds = {"range": (t_range, 2), "planted": (t_planted, 3), "cli": (t_cli, 2)}
-    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
-        print(__doc__, file=sys.stderr)
-        return 2
-    fn, _ = cmds[argv[1]]
-    try:
-        fn(*argv[2:])
-    except (Fail, OSError, ValueError, KeyError) as e:
-        print(f"FAIL: {e}")
-        return 1
-    return 0
+    return dispatch(cmds, argv, __doc__, (Fail, OSError, ValueError, KeyError))
 
 
 if __name__ == "__main__":

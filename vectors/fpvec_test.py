@@ -408,20 +408,27 @@ def t_cli(tool: str, work: str) -> None:
     print(f"ok: --help of every command; {len(bad)} kinds of bad input give status 2")
 
 
-def main(argv: list[str]) -> int:
-    cmds = {"ops_vec": (t_ops_vec, 2), "gencheck": (t_gencheck, 2), "rtl_file": (t_rtl_file, 2),
-            "dpi": (t_dpi, 2), "sv_copy": (t_sv_copy, 4), "sv_broken": (t_sv_broken, 4),
-            "ulp": (t_ulp, 1), "cli": (t_cli, 2), "rev": (t_rev, 5)}
+def dispatch(cmds: dict, argv: list[str], doc: str,
+             errors: tuple = (Fail, OSError, ValueError)) -> int:
+    """Runs the test argv[1] names (cmds: name -> (function, its argument count)): 0 it
+    passed, 1 it failed (the reason printed), 2 a usage error (doc printed)."""
     if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
-        print(__doc__, file=sys.stderr)
+        print(doc, file=sys.stderr)
         return 2
     fn, _ = cmds[argv[1]]
     try:
         fn(*argv[2:])
-    except (Fail, OSError, ValueError) as e:
+    except errors as e:
         print(f"FAIL: {e}")
         return 1
     return 0
+
+
+def main(argv: list[str]) -> int:
+    cmds = {"ops_vec": (t_ops_vec, 2), "gencheck": (t_gencheck, 2), "rtl_file": (t_rtl_file, 2),
+            "dpi": (t_dpi, 2), "sv_copy": (t_sv_copy, 4), "sv_broken": (t_sv_broken, 4),
+            "ulp": (t_ulp, 1), "cli": (t_cli, 2), "rev": (t_rev, 5)}
+    return dispatch(cmds, argv, __doc__)
 
 
 if __name__ == "__main__":
