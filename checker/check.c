@@ -58,7 +58,7 @@ static void on_issue(void *u, uint32_t s, uint64_t n, uint32_t pc, const otpu_in
     r->loop_depth = v.loop_depth;
     memcpy(r->loops, v.loops, sizeof r->loops);
     r->unit = otpu_op_unit(in->op);
-    r->nfp = otpu_footprint(c->cfg, in, v.R, v.tmem, r->fp);
+    r->nfp = otpu_footprint_work(c->cfg, in, v.R, v.tmem, r->fp, &r->work);
     if (ss->tail)
         ss->tail->next = r;
     else
@@ -105,27 +105,35 @@ static void on_retire(void *u, const otpu_retired *rt)
 static void on_error(void *u, uint32_t s, const otpu_error *e)
 {
     otpu_checker *c = u;
-    c->model_stopped = 1;
     c->sl[s].model_error = 1;
     c->sl[s].model_error_pc = e->pc;
 }
 
+/* The model's error of slice s (its own, in slice-errors mode). */
+const char *ck_model_error(const otpu_checker *c, uint32_t s)
+{
+    const otpu_error *e = otpu_machine_slice_error(c->m, s);
+    return e ? e->msg : otpu_machine_error(c->m)->msg;
+}
+
 /* Step the model's slice s once; when it cannot run, let the machine settle (collectives,
- * WAITW) after running the other slices up to their own blocking points. */
+ * WAITW) after running the other slices up to their own blocking points. 0 progressed, 1
+ * nothing to do, -1 slice s stopped with an error (another slice's error is progress). */
 int ck_model_step(otpu_checker *c, uint32_t s)
 {
-    if (c->model_stopped)
+    slice_state *ss = &c->sl[s];
+    if (ss->model_error)
         return -1;
     int r = otpu_machine_step(c->m, s);
     if (r <= 0)
         return r;
     for (uint32_t t = 0; t < c->cfg->S; t++)
-        while (!c->model_stopped && otpu_machine_step(c->m, t) == 0)
+        while (otpu_machine_step(c->m, t) == 0)
             ;
-    if (c->model_stopped)
+    if (ss->model_error)
         return -1;
     int st = otpu_machine_settle(c->m);
-    return st < 0 ? -1 : st > 0 ? 0 : 1;
+    return ss->model_error ? -1 : st != 0 ? 0 : 1;
 }
 
 /* Run the model's slice s until its next windowed instruction is queued (0), it halts (1),
@@ -162,6 +170,29 @@ int ck_model_next(otpu_checker *c, uint32_t s, rec **out)
 
 /* ------------------------------------------------------------------ construction */
 
+enum { RULE_CHECK_STEPS = 10000000 }; /* the reference's step limit */
+
+/* A program whose GATHER reads a source word it also writes breaks a rule of the ISA the
+ * reference does not check: the model (isasim.py: every source read first) and an RTL that
+ * copies in place may both be right and differ. The model runs it once in strict mode first;
+ * such a bundle is bad input, not a run to judge. (A QST whose data meet its scales, also
+ * forbidden, is judged as isasim.py defines it: every byte, then the scales.) 0, or -1. */
+static int breaks_rule(const otpu_bundle *b, char *err, size_t errlen)
+{
+    otpu_error e;
+    otpu_machine *m = otpu_bundle_machine(b, &e);
+    if (!m)
+        return 0; /* (the checker's own machine says why) */
+    otpu_machine_set_strict(m, OTPU_STRICT_GATHER);
+    int bad = otpu_machine_run(m, RULE_CHECK_STEPS) &&
+              otpu_machine_error(m)->kind == OTPU_ERR_RULE;
+    if (bad)
+        snprintf(err, errlen, "the program breaks a rule of the ISA that the reference does not "
+                 "check, so its result is undefined: %s", otpu_machine_error(m)->msg);
+    otpu_machine_free(m);
+    return bad ? -1 : 0;
+}
+
 otpu_checker *otpu_checker_new(const otpu_bundle *b, const otpu_check_options *o, char *err,
                                size_t errlen)
 {
@@ -172,10 +203,15 @@ otpu_checker *otpu_checker_new(const otpu_bundle *b, const otpu_check_options *o
     }
     if (o)
         c->o = *o;
+    if (breaks_rule(b, err, errlen)) {
+        free(c);
+        return NULL;
+    }
     if (!c->o.hang_cycles)
         c->o.hang_cycles = 100000;
     if (!c->o.slots)
         c->o.slots = 64;
+    c->allowance_for = UINT64_MAX; /* (no allowance computed yet) */
     otpu_error e;
     c->m = otpu_bundle_machine(b, &e);
     if (!c->m) {
@@ -204,6 +240,7 @@ otpu_checker *otpu_checker_new(const otpu_bundle *b, const otpu_check_options *o
     }
     otpu_listener l = {c, on_issue, on_retire, on_error};
     otpu_machine_set_listener(c->m, &l);
+    otpu_machine_set_slice_errors(c->m, 1); /* each slice judged to its own end */
     return c;
 }
 
@@ -237,12 +274,33 @@ int ck_check_slice(otpu_checker *c, uint32_t s)
     return s < c->cfg->S ? 0 : ck_bad_call(c, "slice %u: the bundle has %u slices", s, c->cfg->S);
 }
 
+/* Cycles the started instructions may take without an event: the longest of them at
+ * HANG_CYCLES_PER_STEP cycles per step of its work (a STREAM of 4095 x 4095 elements with no
+ * destination runs for millions of cycles without a write, and is no hang). */
+enum { HANG_CYCLES_PER_STEP = 4 };
+
+static uint64_t hang_allowance(const otpu_checker *c)
+{
+    uint64_t most = 0;
+    for (uint32_t s = 0; s < c->cfg->S; s++)
+        for (const rec *r = c->sl[s].head; r; r = r->next)
+            if (r->started && r->work > most)
+                most = r->work;
+    return most > UINT64_MAX / HANG_CYCLES_PER_STEP ? UINT64_MAX : most * HANG_CYCLES_PER_STEP;
+}
+
 int otpu_check_cycle(otpu_checker *c, uint64_t cycle)
 {
     c->cycle = cycle;
     if (c->have_first && !c->o.keep_going)
         return OTPU_CHECK_OK;
     if (cycle < c->last_progress || cycle - c->last_progress <= c->o.hang_cycles)
+        return OTPU_CHECK_OK;
+    if (c->allowance_for != c->last_progress) { /* once per stall past the floor */
+        c->allowance_for = c->last_progress;
+        c->allowance = hang_allowance(c);
+    }
+    if (cycle - c->last_progress - c->o.hang_cycles <= c->allowance)
         return OTPU_CHECK_OK;
     for (uint32_t s = 0; s < c->cfg->S; s++)
         for (rec *r = c->sl[s].head; r; r = r->next)
@@ -263,9 +321,10 @@ int otpu_check_cycle(otpu_checker *c, uint64_t cycle)
                         }
                 c->last_progress = cycle; /* report a hang once per stall */
                 return ck_diverge(c, OTPU_DIV_HANG, s, r, &d,
-                               "no instruction completed for %llu cycles; %zu in flight, the "
-                               "oldest is slice %u slot %u",
-                               (unsigned long long)c->o.hang_cycles, d.ninflight, s, r->slot);
+                               "no instruction completed for %llu cycles (the hang limit, plus "
+                               "%llu for the work in flight); %zu in flight, the oldest is slice "
+                               "%u slot %u", (unsigned long long)c->o.hang_cycles,
+                               (unsigned long long)c->allowance, d.ninflight, s, r->slot);
             }
     return OTPU_CHECK_OK;
 }
@@ -281,14 +340,14 @@ int otpu_check_dispatch(otpu_checker *c, uint32_t s, uint32_t slot, uint32_t pc,
         return ck_bad_call(c, "slice %u: slot %u dispatched while it holds pc %u", s, slot,
                         ss->slot[slot]->pc);
     c->last_progress = c->cycle;
-    if (c->model_stopped)
-        return OTPU_CHECK_OK; /* past the model's error: the error event decides */
+    /* (the model may have run ahead to this slice's error while another slice waited: the
+     * instructions it issued before the error are still queued, and judged) */
     rec *r = NULL;
     int st = ck_model_next(c, s, &r);
     if (st != 0) {
         ck_remember(c, "dispatch", s, slot, 0, NULL);
         if (ss->model_error)
-            return OTPU_CHECK_OK; /* the model failed first; otpu_check_error judges */
+            return OTPU_CHECK_OK; /* past the model's error: otpu_check_error judges */
         return ck_diverge(c, OTPU_DIV_CONTROL, s, NULL, NULL,
                        "the RTL dispatched pc %u (opcode %#x) into slot %u; the model's slice %u "
                        "has %s", pc, op, slot, s, st > 0 ? "halted" : "no next instruction");
@@ -315,8 +374,8 @@ int otpu_check_start(otpu_checker *c, uint32_t s, uint32_t unit, uint32_t slot)
     slice_state *ss = &c->sl[s];
     rec *r = ss->slot[slot];
     if (!r)
-        return c->model_stopped ? OTPU_CHECK_OK
-                                : ck_bad_call(c, "slice %u: start of empty slot %u", s, slot);
+        return ss->model_error ? OTPU_CHECK_OK
+                               : ck_bad_call(c, "slice %u: start of empty slot %u", s, slot);
     ck_remember(c, "start", s, slot, unit, r);
     if (r->started)
         return ck_bad_call(c, "slice %u: slot %u started twice", s, slot);
@@ -364,9 +423,9 @@ int otpu_check_complete(otpu_checker *c, uint32_t s, uint32_t unit)
     c->last_progress = c->cycle;
     rec *r = ck_unit_head(ss, unit);
     if (!r)
-        return c->model_stopped ? OTPU_CHECK_OK
-                                : ck_bad_call(c, "slice %u: unit %s completed with nothing started",
-                                           s, otpu_unit_name((otpu_unit)unit));
+        return ss->model_error ? OTPU_CHECK_OK
+                               : ck_bad_call(c, "slice %u: unit %s completed with nothing started",
+                                             s, otpu_unit_name((otpu_unit)unit));
     ss->fhead[unit] = (ss->fhead[unit] + 1) % c->o.slots;
     ss->flen[unit]--;
     ck_remember(c, "complete", s, r->slot, unit, r);
@@ -397,7 +456,7 @@ int otpu_check_complete(otpu_checker *c, uint32_t s, uint32_t unit)
                    c->first.slice == s) {
             c->first.other_diffs = r->diffs - 1;
         }
-    } else if (!c->model_stopped) {
+    } else if (!ss->model_error) {
         rc = ck_diverge(c, OTPU_DIV_CONTROL, s, r, NULL,
                      "the RTL completed an instruction the model cannot finish yet");
     }
@@ -415,7 +474,7 @@ int otpu_check_error(otpu_checker *c, uint32_t s, uint32_t pc)
     /* run the model's sequencer up to its next unit instruction, and that one too when it is
      * the instruction the RTL rejected: an error on the way (a loop rule, the end of the
      * program, a bad operand) is the one the RTL saw */
-    for (int guard = 0; !c->model_stopped && guard < 1 << 20; guard++) {
+    for (int guard = 0; !ss->model_error && guard < 1 << 20; guard++) {
         const otpu_slice_view v = otpu_machine_view(c->m, s);
         if (v.halted || (v.pc < v.nprog && ck_windowed(v.prog[v.pc].op) && v.pc != pc))
             break;
@@ -428,7 +487,7 @@ int otpu_check_error(otpu_checker *c, uint32_t s, uint32_t pc)
     if (ss->model_error_pc != pc)
         return ck_diverge(c, OTPU_DIV_ERROR, s, NULL, NULL,
                        "the RTL stopped with an error at pc %u; the model's error is at pc %u: %s",
-                       pc, ss->model_error_pc, otpu_machine_error(c->m)->msg);
+                       pc, ss->model_error_pc, ck_model_error(c, s));
     return OTPU_CHECK_OK;
 }
 

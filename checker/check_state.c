@@ -101,12 +101,10 @@ int otpu_check_halt(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
     ss->rtl_halted = 1;
     c->last_progress = c->cycle;
     ck_remember(c, "halt", s, 0, 0, NULL);
-    if (c->model_stopped)
-        return ss->model_error ? ck_diverge(c, OTPU_DIV_ERROR, s, NULL, NULL,
-                                         "the RTL halted slice %u; the model stops with an error "
-                                         "at pc %u: %s", s, ss->model_error_pc,
-                                         otpu_machine_error(c->m)->msg)
-                               : OTPU_CHECK_OK;
+    if (ss->model_error)
+        return ck_diverge(c, OTPU_DIV_ERROR, s, NULL, NULL,
+                          "the RTL halted slice %u; the model stops it with an error at pc %u: "
+                          "%s", s, ss->model_error_pc, ck_model_error(c, s));
     rec *r = NULL;
     int st = ck_model_next(c, s, &r);
     if (st == 0)
@@ -116,7 +114,7 @@ int otpu_check_halt(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
         return ss->model_error ? ck_diverge(c, OTPU_DIV_ERROR, s, NULL, NULL,
                                          "the RTL halted; the model stops with an error at pc "
                                          "%u: %s", ss->model_error_pc,
-                                         otpu_machine_error(c->m)->msg)
+                                         ck_model_error(c, s))
                                : OTPU_CHECK_OK;
     for (rec *q = ss->head; q; q = q->next)
         if (q->dispatched)
@@ -135,12 +133,10 @@ int otpu_check_end(otpu_checker *c)
         slice_state *ss = &c->sl[s];
         if (ss->rtl_halted || ss->rtl_error)
             continue;
-        if (ss->model_error && c->model_stopped)
+        if (ss->model_error)
             return ck_diverge(c, OTPU_DIV_ERROR, s, NULL, NULL,
                            "the model stops slice %u with an error at pc %u (%s); the RTL did "
-                           "not report it", s, ss->model_error_pc, otpu_machine_error(c->m)->msg);
-        if (c->model_stopped)
-            continue; /* another slice failed first: this one was stopped with it */
+                           "not report it", s, ss->model_error_pc, ck_model_error(c, s));
         return ck_diverge(c, OTPU_DIV_HANG, s, NULL, NULL,
                        "the run ended and slice %u neither halted nor stopped on an error", s);
     }

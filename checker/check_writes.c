@@ -16,7 +16,7 @@ rec *ck_unit_head(slice_state *ss, uint32_t unit)
  * as many host rounds as the host's steps take (polls, cycles) while the model progresses. */
 void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r)
 {
-    for (int tries = 0; !r->retired && !c->model_stopped && tries < 1 << 20; tries++)
+    for (int tries = 0; !r->retired && !c->sl[s].model_error && tries < 1 << 20; tries++)
         if (ck_model_step(c, s) && tries >= 4)
             break;
 }
@@ -31,7 +31,7 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
     slice_state *ss = &c->sl[s];
     c->writes++;
     c->last_progress = c->cycle;
-    if (c->model_stopped && !ss->head)
+    if (ss->model_error && !ss->head)
         return OTPU_CHECK_OK;
     otpu_divergence d; /* filled on a failure path */
     rec *r = ck_unit_head(ss, unit);
@@ -41,7 +41,7 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
                        otpu_unit_name((otpu_unit)unit));
     ck_ensure_retired(c, s, r);
     if (!r->retired)
-        return r->faulted || c->model_stopped ? OTPU_CHECK_OK
+        return r->faulted || ss->model_error ? OTPU_CHECK_OK
                : ck_diverge(c, OTPU_DIV_STRAY, s, r, ck_written(&d, space, addr, data, mask),
                          "the model cannot complete this instruction yet");
     int rc = ck_order_violation(c, s, r, space, addr, data, mask);
@@ -93,7 +93,7 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
     /* run the model's slice (the sequencer's own instructions, and any blocked collective)
      * until it writes a register, but not past a unit instruction the RTL has not dispatched:
      * the RTL's sequencer works in program order */
-    while (!ss->rlen && !c->model_stopped && !otpu_machine_view(c->m, s).halted) {
+    while (!ss->rlen && !ss->model_error && !otpu_machine_view(c->m, s).halted) {
         rec *r = ss->head;
         while (r && r->dispatched)
             r = r->next;
@@ -104,7 +104,7 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
         return OTPU_CHECK_OK;
     otpu_divergence d; /* filled on a failure path */
     if (!ss->rlen)
-        return c->model_stopped
+        return ss->model_error
             ? OTPU_CHECK_OK
             : ck_diverge(c, OTPU_DIV_REGISTER, s, NULL, ck_written(&d, OTPU_SP_REG, reg, value, 0),
                          "the RTL wrote R%u; the model writes no register here", reg);

@@ -26,6 +26,7 @@ typedef struct rec {
     } loops[4];
     otpu_range fp[OTPU_FOOTPRINT_MAX];
     size_t nfp;
+    uint64_t work;            /* otpu_footprint_work's estimate: its time before a hang */
     int retired;              /* the model has finished it: exp holds its writes */
     int faulted;              /* the model raised its error here */
     int dispatched, started;
@@ -51,7 +52,10 @@ typedef struct {
     uint32_t rhead, rlen;
     uint64_t seq;
     int reg_overflow;         /* the model ran more than REGQ register writes ahead */
-    int rtl_halted, rtl_error, model_error;
+    int rtl_halted, rtl_error;
+    int model_error;          /* the model stopped this slice with an error (its own: the
+                               * model runs in slice-errors mode, machine.h, as the RTL's
+                               * slices fail one by one), at model_error_pc */
     uint32_t model_error_pc;
 } slice_state;
 
@@ -80,7 +84,7 @@ struct otpu_checker {
     const otpu_config *cfg;
     slice_state *sl;
     uint64_t cycle, last_progress, count, retired, writes, regs;
-    int model_stopped;        /* the model raised its error: nothing more can be judged */
+    uint64_t allowance, allowance_for; /* hang_allowance, computed at last_progress */
     otpu_divergence first;
     int have_first;
     char message[256];
@@ -100,6 +104,7 @@ int ck_check_slice(otpu_checker *c, uint32_t s);
 int ck_windowed(unsigned op);
 int ck_model_step(otpu_checker *c, uint32_t s);
 int ck_model_next(otpu_checker *c, uint32_t s, rec **out);
+const char *ck_model_error(const otpu_checker *c, uint32_t s);
 /* check_writes.c */
 rec *ck_unit_head(slice_state *ss, uint32_t unit);
 void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r);

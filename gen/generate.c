@@ -276,6 +276,7 @@ static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_in
     b->prog = NULL;
     if (!m)
         return RUN_DISCARD;
+    otpu_machine_set_strict(m, OTPU_STRICT_ALL); /* nothing the ISA forbids, checked or not */
     int rc = otpu_machine_run(m, MAX_STEPS);
     const otpu_error *err = otpu_machine_error(m);
     int chained = otpu_machine_chains(m) > 0;
@@ -352,7 +353,7 @@ int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, const ot
                      c->note);
             ctx_free(c);
             free(c);
-            return -1;
+            return GEN_BAD_CONFIG;
         }
         char msg[sizeof out->error] = "";
         otpu_bundle b;

@@ -31,8 +31,10 @@ typedef struct {
 
 /* Fill *out (free it with otpu_bundle_free) with bundle `index` of `family` for `seed` on
  * cfg (already the family's defaults plus overrides, checked). The model runs it: out's
- * expect= (and error=) is its outcome, which is the one the family intended. 0, or -1 with
- * one line in err. info may be NULL. */
+ * expect= (and error=) is its outcome, which is the one the family intended. 0; or with one
+ * line in err, GEN_BAD_CONFIG when the family cannot have this Config (bad usage), -1 when no
+ * valid program came out (or out of memory). info may be NULL. */
+enum { GEN_BAD_CONFIG = -2 };
 int otpu_gen_bundle(const gen_family *family, uint64_t seed, uint64_t index,
                     const otpu_config *cfg, otpu_bundle *out, gen_info *info, char *err,
                     size_t errlen);

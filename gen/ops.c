@@ -248,8 +248,16 @@ static void qst(gen_ctx *c, otpu_qst_ops *q)
     uint64_t ne = q->half ? q->KB * D / 2 : q->KB * D;
     q->es = gen_rng_chance(g, 70) ? 1 : rnd(c, 2, 4);
     q->drs = (uint32_t)(ne * q->es) + rnd(c, 0, 5);
-    q->dst = gen_addr(c, &c->dpool, (uint64_t)(q->rows - 1) * q->drs + (ne - 1) * q->es + 1, 1);
-    q->sdst = dw(c, 4ull * q->rows * (q->row ? 1 : q->KB), 4);
+    uint64_t dlen = (uint64_t)(q->rows - 1) * q->drs + (ne - 1) * q->es + 1;
+    uint64_t slen = 4ull * q->rows * (q->row ? 1 : q->KB);
+    q->dst = gen_addr(c, &c->dpool, dlen, 1);
+    /* the ISA: the data and scale ranges of one QST must not overlap (a placement that still
+     * does after a few draws is refused by the model's strict run, and repaired) */
+    for (int tries = 0; tries < 16; tries++) {
+        q->sdst = dw(c, slen, 4);
+        if (q->sdst.value + slen <= q->dst.value || q->dst.value + dlen <= q->sdst.value)
+            break;
+    }
 }
 
 /* A STREAM descriptor with fields in range: some combinations are still refused. */
@@ -333,6 +341,44 @@ static int64_t stream(gen_ctx *c)
     return gen_emit(c, OTPU_OP_STREAM, &o);
 }
 
+/* A start of dlen words in [lo, hi) that misses [src, src + slen), or -1 if none: below the
+ * source or above it, drawn over both. */
+static int64_t disjoint_start(gen_ctx *c, uint64_t lo, uint64_t hi, uint64_t src, uint64_t slen,
+                              uint64_t dlen)
+{
+    uint64_t below = src >= lo + dlen ? src - dlen - lo + 1 : 0;
+    uint64_t above = hi >= src + slen + dlen ? hi - dlen - (src + slen) + 1 : 0;
+    if (!below && !above)
+        return -1;
+    uint64_t k = gen_rng_below(&c->rng, below + above);
+    return (int64_t)(k < below ? lo + k : src + slen + (k - below));
+}
+
+/* GATHER: the ISA says its source and destination ranges must not overlap (isasim.py does not
+ * check, and the RTL copies in place), so the destination is placed beside the source; a
+ * shape that leaves no room shrinks to one word a slice. */
+static void gather(gen_ctx *c, otpu_gather_ops *x)
+{
+    const otpu_config *cfg = &c->cfg;
+    for (int small = 0; small < 2; small++) {
+        x->rows = small ? 1 : rnd(c, 1, 3);
+        x->cols = small ? 1 : rnd(c, 1, 20);
+        x->srs = x->cols + (small ? 0 : rnd(c, 0, 2));
+        x->drs = x->cols + (small ? 0 : rnd(c, 0, 2));
+        x->seg = x->rows * x->drs + (small ? 0 : rnd(c, 0, 4));
+        uint64_t slen = (uint64_t)(x->rows - 1) * x->srs + x->cols;
+        uint64_t dlen = (uint64_t)(cfg->S - 1) * x->seg + (uint64_t)(x->rows - 1) * x->drs + x->cols;
+        x->src = tm(c, slen);
+        int64_t dst = disjoint_start(c, c->tmem.lo, c->tmem.hi, x->src.value, slen, dlen);
+        if (dst >= 0 || small) {
+            if (dst < 0) /* a pool of fewer than S + 1 words: the model's strict run refuses it */
+                dst = (int64_t)c->tmem.lo;
+            x->dst = (otpu_ri){(uint32_t)dst, (uint32_t)dst, 0}; /* slices compare dst as encoded */
+            return;
+        }
+    }
+}
+
 otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
 {
     gen_rng *g = &c->rng;
@@ -405,25 +451,9 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
     case OTPU_OP_VOP:
         vop(c, &o.vop);
         break;
-    case OTPU_OP_GATHER: {
-        otpu_gather_ops *x = &o.gather;
-        x->rows = rnd(c, 1, 3);
-        x->cols = rnd(c, 1, 20);
-        x->srs = x->cols + rnd(c, 0, 2);
-        x->drs = x->cols + rnd(c, 0, 2);
-        x->seg = x->rows * x->drs + rnd(c, 0, 4);
-        uint64_t slen = (uint64_t)(x->rows - 1) * x->srs + x->cols;
-        uint64_t dlen = (uint64_t)x->seg * cfg->S;
-        x->src = tm(c, slen);
-        for (int tries = 0; tries < 8; tries++) { /* the ISA: src and dst do not overlap */
-            x->dst = gen_addr_in(c, c->tmem.lo, c->tmem.hi, dlen, 1);
-            if (x->dst.value + dlen <= x->src.value || x->src.value + slen <= x->dst.value)
-                break;
-        }
-        x->dst.reg = 0; /* the slices compare dst as encoded */
-        x->dst.imm = x->dst.value;
+    case OTPU_OP_GATHER:
+        gather(c, &o.gather);
         break;
-    }
     default: /* NOP, BAR, HALT (plain), LOOP (the builder's) */
         break;
     }

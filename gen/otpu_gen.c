@@ -2,8 +2,10 @@
  *
  *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME] [KEY=VALUE ...]
  *
- * Exit codes: 0 written, 1 a bundle could not be generated or written, 2 bad usage. */
+ * Exit codes: 0 written, 1 a bundle could not be generated or written, 2 bad usage (a Config
+ * the family cannot have, or more bundles than the disk holds, included). */
 #include "generate.h"
+#include "input.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
+
+enum {
+    COUNT_MAX = 100000,            /* bundles one command writes */
+    IMAGE_BYTES = 1 << 17,         /* a slice's DRAM image at most (generate.c's IMAGE_MAX) */
+    PROGRAM_BYTES = 1 << 16,       /* a slice's program text, generously */
+};
 
 static const char usage[] =
     "usage: otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME]\n"
@@ -24,19 +33,25 @@ static const char usage[] =
     "\n"
     "KEY=VALUE sets a Config field (S D MCOLS ACT_BLOCKS TMEM_WORDS DRAM_BYTES IMEM_WORDS LANES\n"
     "PAIR DSTEP STREAM ACT_ROWS; decimal or 0x hex) over the default Config and the family's.\n"
+    "--count is 1..100000, and what the bundles take (about 2 x S x 192 KiB each at most) must\n"
+    "fit the free space of --out's file system. Each bundle folder appears complete or not at\n"
+    "all (written under a temporary name, then renamed).\n"
     "--rev NAME writes programs of that ISA revision (sim/revision.h; REV= in case.txt): only\n"
     "the instructions, functions and flags it has, run in the model of that revision.\n"
     "\n"
     "families:\n";
 
+/* One line on stderr (what it quotes escaped: no byte of an argument reaches the terminal
+ * raw); exit status 2. */
 static int bad(const char *fmt, ...)
 {
+    char line[2048], shown[4200];
     va_list ap;
     va_start(ap, fmt);
-    fputs("otpu-gen: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs(" (otpu-gen --help)\n", stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "otpu-gen: %s (otpu-gen --help)\n",
+            otpu_escape(line, sizeof line, shown, sizeof shown));
     return 2;
 }
 
@@ -64,22 +79,40 @@ static void print_help(void)
     printf("\nexit status: 0 written, 1 a bundle could not be generated or written, 2 bad usage\n");
 }
 
-static int write_gen_txt(const char *dir, const char *family, uint64_t seed, uint64_t index,
-                         const char *out, const char *overrides, const gen_info *info)
+/* gen.txt's text (gen/README.md): how the bundle was made; qout is --out, shell-quoted */
+static void gen_txt(char *t, size_t n, const char *family, uint64_t seed, uint64_t index,
+                    const char *qout, const char *overrides, const gen_info *info)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/gen.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "family=%s\nseed=%llu\nindex=%llu\ncommand=otpu-gen %s --seed %llu --first %llu "
-               "--count 1 --out %s%s\n",
-            family, (unsigned long long)seed, (unsigned long long)index, family,
-            (unsigned long long)seed, (unsigned long long)index, out, overrides);
-    if (info->model_error[0])
-        fprintf(f, "model_error=%s\n", info->model_error);
-    fprintf(f, "repaired=%u\ndiscarded=%u\n", info->repaired, info->discarded);
-    return fclose(f);
+    char q[700];
+    int k = snprintf(t, n, "family=%s\nseed=%llu\nindex=%llu\ncommand=otpu-gen %s --seed %llu "
+                           "--first %llu --count 1 --out %s%s\n",
+                     family, (unsigned long long)seed, (unsigned long long)index, family,
+                     (unsigned long long)seed, (unsigned long long)index, qout, overrides);
+    size_t len = k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+    if (info->model_error[0] && len < n) /* (one line: the message is escaped) */
+        len += (size_t)snprintf(t + len, n - len, "model_error=%s\n",
+                                otpu_escape(info->model_error, sizeof info->model_error, q,
+                                            sizeof q));
+    if (len < n)
+        snprintf(t + len, n - len, "repaired=%u\ndiscarded=%u\n", info->repaired,
+                 info->discarded);
+}
+
+/* Refuses a count whose bundles would not fit the free space of out's file system (an
+ * estimate from above: every image and program at its largest). 0, or 2 said. */
+static int room_for(const char *out, uint64_t count, const otpu_config *cfg)
+{
+    struct statvfs fs;
+    if (statvfs(out, &fs))
+        return 0; /* (unknown: the writes will say) */
+    uint64_t image = cfg->DRAM_BYTES < IMAGE_BYTES ? cfg->DRAM_BYTES : IMAGE_BYTES;
+    uint64_t each = (uint64_t)cfg->S * (image + PROGRAM_BYTES) + 4096;
+    uint64_t free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
+    if (count > free_bytes / each)
+        return bad("--count %llu: up to %llu MiB of bundles, and %s has %llu MiB free",
+                   (unsigned long long)count, (unsigned long long)(count * each >> 20), out,
+                   (unsigned long long)(free_bytes >> 20));
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -119,8 +152,8 @@ int main(int argc, char **argv)
                 seed = v, have_seed = 1;
             else if (!strcmp(a, "--first"))
                 first = v;
-            else if (v < 1 || v > 1000000)
-                return bad("--count: %s is not 1..1000000", argv[i]);
+            else if (v < 1 || v > COUNT_MAX)
+                return bad("--count: %s is not 1..%d", argv[i], COUNT_MAX);
             else
                 count = v, have_count = 1;
         } else if (a[0] == '-') {
@@ -175,30 +208,34 @@ int main(int argc, char **argv)
                    rev == OTPU_REV_CURRENT ? "" : ", which ISA revision ",
                    rev == OTPU_REV_CURRENT ? "" : otpu_rev_name(rev),
                    rev == OTPU_REV_CURRENT ? "" : " lacks");
+    char qout[4200], shown[200];
+    otpu_escape(out, 160, shown, sizeof shown);
+    if (!otpu_shell_quote(out, qout, sizeof qout))
+        return bad("--out '%s': a control byte, or too long, in a folder name", shown);
     if (mkdir(out, 0777) && errno != EEXIST)
-        return bad("--out %s: cannot create: %s", out, strerror(errno));
+        return bad("--out %s: cannot create: %s", shown, strerror(errno));
     struct stat st;
     if (stat(out, &st) || !S_ISDIR(st.st_mode) || access(out, W_OK | X_OK))
-        return bad("--out %s: not a writable folder", out);
+        return bad("--out %s: not a writable folder", shown);
+    if (room_for(out, count, &cfg))
+        return 2;
     int progress = count >= 50 || isatty(2);
     for (uint64_t i = first; i < first + count; i++) {
         otpu_bundle b;
-        char err[1024], dir[4096];
+        char err[1024], dir[4200], note[6000];
         gen_info info;
-        if (otpu_gen_bundle(f, seed, i, &cfg, &b, &info, err, sizeof err)) {
+        int rc = otpu_gen_bundle(f, seed, i, &cfg, &b, &info, err, sizeof err);
+        if (rc) {
             fprintf(stderr, "otpu-gen: %s\n", err);
-            return 1;
+            return rc == GEN_BAD_CONFIG ? 2 : 1;
         }
         snprintf(dir, sizeof dir, "%s/%s-%llu-%04llu", out, family, (unsigned long long)seed,
                  (unsigned long long)i);
-        int rc = otpu_bundle_write(dir, &b, err, sizeof err);
+        gen_txt(note, sizeof note, family, seed, i, qout, overrides, &info);
+        rc = otpu_bundle_write_note(dir, &b, "gen.txt", note, err, sizeof err);
         otpu_bundle_free(&b);
         if (rc) {
-            fprintf(stderr, "otpu-gen: %s\n", err);
-            return 1;
-        }
-        if (write_gen_txt(dir, family, seed, i, out, overrides, &info)) {
-            fprintf(stderr, "otpu-gen: %s/gen.txt: cannot write\n", dir);
+            fprintf(stderr, "otpu-gen: %s\n", otpu_escape(err, sizeof err, note, sizeof note));
             return 1;
         }
         if (progress && ((i - first + 1) % 100 == 0 || i + 1 == first + count))

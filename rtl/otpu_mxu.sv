@@ -7,7 +7,9 @@
 // sum k mod 4 (PAIR: the even block's t and the odd block's t of ACT row j + M are added first).
 // After the last block the partials are padded and folded (isum_4, openTPU docs/isa.md
 // "Sums"), and one output row per cycle is written (ACC: plus the old value; ASCALE:
-// old * T[ssa + j] + acc).
+// old * alpha[j] + acc). ASCALE's M factors T[ssa + j] are read first, one a cycle, before
+// any output is written: isasim.py reads them before it writes, and they may lie inside the
+// MM's own output range.
 // RMAX rows are written after the last column.
 module otpu_mxu
   import otpu_pkg::*;
@@ -64,13 +66,14 @@ module otpu_mxu
   end
 
   // ---- the MM ---------------------------------------------------------------------------------
-  typedef enum logic [1:0] { S_IDLE, S_STRM, S_OUT, S_RMAX } st_t;
+  typedef enum logic [2:0] { S_IDLE, S_ALPHA, S_STRM, S_OUT, S_RMAX } st_t;
   st_t st;
   cmd_t c;
   logic [31:0] n, k, j;
   logic [31:0] pacc [AR][4];       // isum_4 partials per output row (blocking: this block only)
   logic [31:0] hold [AR];          // PAIR: the even block's term
   logic [31:0] rmx [AR];
+  logic [31:0] alpha [AR];         // ASCALE's factors, read before the first output
 
   wire [15:0] mN = c.w4[15:0];
   wire [15:0] mKB = c.w4[31:16];
@@ -136,7 +139,17 @@ module otpu_mxu
             for (int r = 0; r < AR; r++)
               for (int q = 0; q < 4; q++) pacc[r][q] = 32'd0;
             if (cmd.w4[15:0] == 16'd0) done <= 1'b1;
+            else if (cmd.flags[F_ASCALE]) st <= S_ALPHA;
             else st <= (cmd.w4[31:16] == 16'd0) ? S_OUT : S_STRM;
+          end
+        end
+        S_ALPHA: begin
+          alpha[j] <= t_rdata[1];
+          if (j + 1 == 32'(mM)) begin
+            j <= '0;
+            st <= (mKB == 16'd0) ? S_OUT : S_STRM;
+          end else begin
+            j <= j + 32'd1;
           end
         end
         S_STRM: begin
@@ -170,7 +183,7 @@ module otpu_mxu
             p3 = fp_add(p3, FP_PZERO);
           end
           acc = fp_add(fp_add(p0, p2), fp_add(p1, p3));
-          if (c.flags[F_ASCALE]) y = fp_add(fp_mul(t_rdata[0], t_rdata[1]), acc);
+          if (c.flags[F_ASCALE]) y = fp_add(fp_mul(t_rdata[0], alpha[j]), acc);
           else if (c.flags[F_ACC]) y = fp_add(t_rdata[0], acc);
           else y = acc;
           wt <= '{v: 1'b1, space: SP_TMEM, addr: t_raddr[0], data: y, mask: 4'hF};

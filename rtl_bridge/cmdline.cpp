@@ -74,6 +74,9 @@ std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_
                  "of its sources instead)";
     if (opentpu && raw.compare(0, 5, "+dir=") == 0)
       return p + ": the adapter gives openTPU's RTL its input folder itself";
+    // Verilator's run-time options that print and end the process before any verdict
+    if (raw == "+verilator+help" || raw == "+verilator+V" || raw == "+verilator+version")
+      return p + ": prints Verilator's help or version and ends the simulation (no run)";
     if (raw.compare(0, 6, "+otpu_") != 0) continue;
     size_t eq = raw.find('=');
     std::string name = raw.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);

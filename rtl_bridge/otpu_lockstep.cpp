@@ -50,7 +50,9 @@ const char kUsage[] =
     "  --keep-going       count every divergence instead of stopping at the first\n"
     "  --max-cycles N     stop after N cycles (default 200000000): a timeout\n"
     "  --hang-cycles N    a hang: no completion for N cycles with work in flight (100000)\n"
-    "  --no-check         run the same RTL without the checker (for overhead figures)\n"
+    "  --no-check         run the same RTL without the checker (for overhead figures):\n"
+    "                     the verdict line says UNCHECKED, and only the RTL's own outcome\n"
+    "                     is judged against expect= (exit 0 or 6)\n"
     "  --progress         cycles, instructions retired and rate on stderr (default when\n"
     "                     stderr is a terminal)\n"
     "  --systemc          run the SystemC top of the RTL (sc_main, Verilator --sc) instead of\n"
@@ -73,9 +75,11 @@ const char kUsage[] =
     "does not expect (or on a clean run where it expects one) is not a pass.\n"
     "exit status: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed,\n"
     "             5 the simulator crashed, 6 RTL and model agree on an outcome the bundle's\n"
-    "             expect= contradicts; 128+N: stopped by signal N (no verdict)\n";
+    "             expect= contradicts (--no-check: the RTL's own outcome does); 128+N:\n"
+    "             stopped by signal N (no verdict). docs/exit-status.md has every tool's.\n";
 
 constexpr int kExitCrash = 5;
+constexpr int kExitExpectation = 6;
 
 int bad(const std::string &msg) {
   fprintf(stderr, "otpu-lockstep: %s\n", msg.c_str());
@@ -165,6 +169,25 @@ std::string write_report_html(const std::string &dir) {
   if (!f || otpu_report_html(f, &r.d, &r.info) || fclose(f)) why = "cannot write " + path;
   otpu_report_stored_free(&r);
   return why;
+}
+
+// --no-check: the RTL ran alone, so nothing was compared and the verdict line says so; what can
+// still be judged is the RTL's own outcome (the driver's exit: 0 every slice halted, 1 a
+// simulated error or a failed host step, 3 timeout) against the bundle's expect=.
+int unchecked_verdict(const std::string &bundle, int rc, bool plusargs) {
+  if (rc != 0 && rc != 1) return rc;  // (a timeout, a crash, bad input: said by the driver)
+  otpu_bundle b;
+  char err[1024];
+  if (otpu_bundle_read(bundle.c_str(), &b, err, sizeof err)) return bad(printable(err));
+  bool expect_error = b.expect_error != 0;
+  otpu_bundle_free(&b);
+  bool contradicts = (rc == 1) != expect_error;
+  printf("lockstep: UNCHECKED (--no-check: the RTL ran without the model, nothing was "
+         "compared%s): the RTL's own outcome, %s, %s the bundle's expect=%s\n",
+         plusargs ? "; the plusargs were not checked either" : "",
+         rc ? "an error (or a failed host step)" : "every slice halted",
+         contradicts ? "contradicts" : "agrees with", expect_error ? "error" : "ok");
+  return contradicts ? kExitExpectation : 0;
 }
 
 int cmd_run(int argc, char **argv) {
@@ -336,8 +359,9 @@ int cmd_run(int argc, char **argv) {
     }
     drop_events();
   }
+  if (no_check) return unchecked_verdict(bundle, rc, !plusargs.empty());
   uint64_t cycle;
-  if (no_check || (rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle))
+  if ((rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle))
     return finish(rc);
   // the waveform window: the same run on the traced build, dumping the last `window` cycles
   std::string traced;

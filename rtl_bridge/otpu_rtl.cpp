@@ -137,7 +137,7 @@ int cmd_build(int argc, char **argv, bool path_only) {
   RtlTopKind kind = RtlTopKind::kPlain;
   bool defaults = false;
   std::string cache, stamp;
-  std::vector<std::string> words;
+  std::vector<std::string> bundles, fields;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
     if (a == "--trace") kind = RtlTopKind::kTraced;
@@ -145,17 +145,18 @@ int cmd_build(int argc, char **argv, bool path_only) {
     else if (a == "--defaults") defaults = true;
     else if (a == "--cache" && i + 1 < argc) cache = argv[++i];
     else if (a == "--stamp" && i + 1 < argc) stamp = argv[++i];
-    else if (a == "--bundle" && i + 1 < argc) words.push_back(argv[++i]);
+    else if (a == "--bundle" && i + 1 < argc) bundles.push_back(argv[++i]);
     else if (!a.empty() && a[0] == '-') return bad("unknown option " + printable(a));
-    else words.push_back(a);
+    else if (a.find('=') != std::string::npos) fields.push_back(a);
+    else bundles.push_back(a);
   }
   std::vector<otpu_config> cfgs;
   if (defaults && dut.opentpu) return bad("--defaults builds the reference RTL's Configs only");
   if (defaults) cfgs = default_configs();
-  if (!words.empty() || !defaults) {
+  if (!bundles.empty() || !fields.empty() || !defaults) {
     otpu_config c;
     std::string err;
-    if (!config_from_args(words, &c, &err, dut)) {
+    if (!config_from_args(bundles, fields, &c, &err, dut)) {
       fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
       return 2;
     }

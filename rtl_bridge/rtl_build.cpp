@@ -2,6 +2,8 @@
 // otpu-rtl and otpu-lockstep.
 #include "rtl_build.h"
 
+#include "cmdline.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -540,27 +542,25 @@ std::string dut_note(const RtlDut &d) {
   return n + ")";
 }
 
-bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err,
+bool config_from_args(const std::vector<std::string> &bundles,
+                      const std::vector<std::string> &fields, otpu_config *c, std::string *err,
                       const RtlDut &dut) {
   *c = otpu_config_default();
   if (dut.opentpu) c->revision = dut.tree.rev;
-  for (const auto &w : words) {
+  for (const auto &dir : bundles)  // (a folder's name may hold '=')
+    if (!read_bundle_config(dir, c, err, dut)) return false;
+  for (const auto &w : fields) {
     size_t eq = w.find('=');
-    if (eq == std::string::npos) {
-      if (!read_bundle_config(w, c, err, dut)) return false;
-      continue;
-    }
-    std::string k = w.substr(0, eq), v = w.substr(eq + 1);
-    char *end = nullptr;
-    errno = 0;
-    unsigned long long x = std::strtoull(v.c_str(), &end, 10);
-    if (v.empty() || *end || v[0] == '-' || errno) {
-      *err = "Config field " + k + " has no count as its value: '" + v + "'";
+    std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
+    uint64_t x = 0;
+    if (eq == std::string::npos || !parse_count(v, &x)) {
+      *err = "'" + printable(w) + "': not KEY=VALUE with a number (decimal, or hex with 0x)";
       return false;
     }
     int r = otpu_config_set(c, k.c_str(), x);
     if (r) {
-      *err = r == -1 ? "unknown Config field '" + k + "'" : k + "=" + v + " is too large";
+      *err = r == -1 ? "unknown Config field '" + printable(k) + "'"
+                     : printable(k) + "=" + v + " is too large";
       return false;
     }
   }

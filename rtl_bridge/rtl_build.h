@@ -49,9 +49,10 @@ std::string rtl_config_problem(const otpu_config &c);
 // then against the limits of the RTL dut). false with one line in *err.
 bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err,
                         const RtlDut &dut = RtlDut());
-// A Config from `otpu-rtl build|path` words: bundle folders or KEY=VALUE (for openTPU, the
-// revision is its RTL's).
-bool config_from_args(const std::vector<std::string> &words, otpu_config *c, std::string *err,
+// A Config from `otpu-rtl build|path` arguments: bundle folders (their Config, in turn), then
+// KEY=VALUE fields over it (for openTPU, the revision is its RTL's).
+bool config_from_args(const std::vector<std::string> &bundles,
+                      const std::vector<std::string> &fields, otpu_config *c, std::string *err,
                       const RtlDut &dut = RtlDut());
 // The Configs meson builds ahead of time.
 std::vector<otpu_config> default_configs();

@@ -281,7 +281,15 @@ int lockstep_verdict(const Sim &sim, const LockstepArgs &la, const std::string &
              "(%s)\n", host_why.c_str(), counts);
       return kExitExpectation;
     }
-    int rc = expectation_verdict(*sim.b, otpu_machine_error(model), counts);
+    // slices fail one by one (slice-errors mode): the run's error is the first, or the first
+    // of the kind the bundle expects
+    const otpu_error *e = otpu_machine_error(model);
+    otpu_err_kind want = sim.b->error[0] ? otpu_err_classify(sim.b->error) : OTPU_ERR_NONE;
+    for (uint32_t s = 0; want != OTPU_ERR_NONE && e->kind != want &&
+                         s < otpu_machine_slices(model); s++)
+      if (const otpu_error *se = otpu_machine_slice_error(model, s))
+        if (se->kind == want) e = se;
+    int rc = expectation_verdict(*sim.b, e, counts);
     return otpu_ls_bad_call(sim.ls) ? 2 : rc;
   }
   otpu_report_info info{};
@@ -514,8 +522,9 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
 
   tick();
   tick();
-  // the host's steps before its first wait, in reset (before any instruction)
-  while (rtl_host_advance(edges) > 0 && edges < o.max_cycles) tick();
+  // the host's steps before its first wait (an await, a barrier, cycles or polls), in reset:
+  // before any instruction, as in the model (its DRAM words land one an edge)
+  while (rtl_host_advance(edges) == OTPU_HOST_BUSY && edges < o.max_cycles) tick();
   top->set_inputs(false, false, ev_en);
   bool timeout = false;
   int host_busy = 0;
@@ -561,6 +570,15 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   }
   if (sim.ls) {
     otpu_ls_end(sim.ls);  // (the halted slices are judged here: the dump holds their state)
+    if (timeout && !otpu_check_count(chk)) {
+      // every slice stopped, but the host's steps were not done: time ran out, no verdict
+      std::string left;
+      host_verdict(rtl_host(), "otpu-lockstep", &left);
+      printf("lockstep: TIMEOUT: no end within %" PRIu64 " cycles (--max-cycles)%s%s\n",
+             o.max_cycles, left.empty() ? "" : "; ", left.c_str());
+      otpu_ls_close(sim.ls);
+      return 3;
+    }
     if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
     // (a divergence found at the end, as the end state: the last edge)
     int rc = lockstep_verdict(sim, la, bundle, fst, sim.cycle, marker ? marker : 2 * edges - 2);

@@ -15,7 +15,8 @@
 bool rtl_host_open(const otpu_bundle &b);
 void rtl_host_close();
 // One round of steps at this time (clock edges since the start, reset included; it only
-// grows): as otpu_host_advance (1 busy, 0 waits or done, -1 stopped); 0 without host.txt, and
+// grows): as otpu_host_advance (OTPU_HOST_BUSY, OTPU_HOST_TIME, 0 waits or done, -1 stopped);
+// 0 without host.txt, and
 // once a slice stopped with an error (the run is over, as in the model).
 int rtl_host_advance(uint64_t cycle);
 // True when the host saw every slice halted or stopped (the RTL reports it an edge after it

@@ -3,9 +3,7 @@
 
 #include "input.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +82,11 @@ static int parse_value(otpu_bundle *b, int key, const char *v, const char *path,
     case K_DESC:
         snprintf(b->desc, sizeof b->desc, "%s", v);
         return 0;
-    case K_ERROR:
+    case K_ERROR: /* (empty: any error) */
+        if (*v && otpu_err_classify(v) == OTPU_ERR_NONE)
+            return otpu_fail_msg(err, n, "%s:%d: error=%s names no kind of error (it holds the "
+                                 "reference's message, e.g. 'bad DRAM word address', or is empty "
+                                 "for any error)", path, line, otpu_escape(v, strlen(v), q, sizeof q));
         snprintf(b->error, sizeof b->error, "%s", v);
         return 0;
     case K_ARGS:
@@ -444,123 +446,6 @@ void otpu_bundle_free(otpu_bundle *b)
     b->dram = NULL;
     b->prog_words = NULL;
     b->dram_len = NULL;
-}
-
-/* Removes the files of the bundle format from an existing folder (programs, DRAM images,
- * golden results, plusargs, host steps), so that a bundle written over another keeps nothing of it: a
- * prog_2.hex left beside S=2 is refused, a golden trace of another program would mislead. */
-static int clear_bundle_files(const char *dir, char *err, size_t n)
-{
-    static const char *const kinds[][2] = {{"prog_", ".hex"}, {"dram_", ".bin"},
-                                           {"trace_", ".txt"}, {"final_", ".txt"},
-                                           {"plusargs", ".txt"}, {"host", ".txt"}};
-    DIR *d = opendir(dir);
-    if (!d)
-        return otpu_fail_msg(err, n, "%s: cannot read: %s", dir, strerror(errno));
-    int rc = 0;
-    for (struct dirent *e; !rc && (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-            size_t a = strlen(kinds[k][0]), z = strlen(kinds[k][1]);
-            if (len >= a + z && !strncmp(e->d_name, kinds[k][0], a) &&
-                !strcmp(e->d_name + len - z, kinds[k][1])) {
-                char path[4096];
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                if (unlink(path) && errno != ENOENT)
-                    rc = otpu_fail_msg(err, n, "%s: cannot remove: %s", path, strerror(errno));
-                break;
-            }
-        }
-    }
-    closedir(d);
-    return rc;
-}
-
-static int write_hex(const char *path, const uint32_t *w, size_t nw, char *err, size_t n)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-    for (size_t i = 0; i < nw; i++)
-        fprintf(f, "%08" PRIx32 "\n", w[i]);
-    if (fclose(f))
-        return otpu_fail_msg(err, n, "%s: write error", path);
-    return 0;
-}
-
-int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t n)
-{
-    char path[4096];
-    for (uint32_t s = 0; b->dram_fd && s < b->cfg.S; s++)
-        if (!b->dram[s] && b->dram_len[s])
-            return otpu_fail_msg(err, n, "%s: the bundle's DRAM images were not read "
-                                 "(otpu_bundle_read_lazy)", dir);
-    if (mkdir(dir, 0777) && errno != EEXIST)
-        return otpu_fail_msg(err, n, "%s: cannot create: %s", dir, strerror(errno));
-    if (clear_bundle_files(dir, err, n))
-        return -1;
-    snprintf(path, sizeof path, "%s/case.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-    const otpu_config *c = &b->cfg;
-    if (b->desc[0])
-        fprintf(f, "desc=%s\n", b->desc);
-    fprintf(f,
-            "S=%u\nD=%u\nMCOLS=%u\nACT_BLOCKS=%u\nTMEM_WORDS=%" PRIu64 "\nDRAM_BYTES=%" PRIu64
-            "\nIMEM_WORDS=%" PRIu64 "\nLANES=%u\nPAIR=%u\nDSTEP=%u\nSTREAM=%u\nACT_ROWS=%u\n",
-            c->S, c->D, c->MCOLS, c->ACT_BLOCKS, c->TMEM_WORDS, c->DRAM_BYTES, c->IMEM_WORDS,
-            c->LANES, c->PAIR, c->DSTEP, c->STREAM, c->ACT_ROWS);
-    if (b->nargs) {
-        fprintf(f, "ARGS=");
-        for (unsigned k = 0; k < b->nargs; k++)
-            fprintf(f, "%s%" PRIu32, k ? "," : "", b->args[k]);
-        fprintf(f, "\n");
-    }
-    if (c->revision != OTPU_REV_CURRENT)
-        fprintf(f, "REV=%s\n", otpu_rev_name(c->revision));
-    fprintf(f, "expect=%s\n", b->expect_error ? "error" : "ok");
-    if (b->expect_error && b->error[0])
-        fprintf(f, "error=%s\n", b->error);
-    if (fclose(f))
-        return otpu_fail_msg(err, n, "%s: write error", path);
-    if (b->plusargs[0]) {
-        snprintf(path, sizeof path, "%s/plusargs.txt", dir);
-        if (!(f = fopen(path, "w")))
-            return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-        fprintf(f, "%s\n", b->plusargs);
-        if (fclose(f))
-            return otpu_fail_msg(err, n, "%s: write error", path);
-    }
-    if (b->host_text) {
-        snprintf(path, sizeof path, "%s/host.txt", dir);
-        if (!(f = fopen(path, "w")))
-            return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-        int bad = fwrite(b->host_text, 1, b->host_len, f) != b->host_len;
-        if (fclose(f) || bad)
-            return otpu_fail_msg(err, n, "%s: write error", path);
-        for (size_t k = 0; k < b->host.n; k++) {
-            const otpu_host_step *st = &b->host.steps[k];
-            snprintf(path, sizeof path, "%s/%s", dir, st->file ? st->file : "");
-            if (st->kind == OTPU_HS_LOAD && write_hex(path, st->words, st->nwords, err, n))
-                return -1;
-        }
-    }
-    for (uint32_t s = 0; s < c->S; s++) {
-        snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
-        if (write_hex(path, b->prog[s], b->prog_words[s], err, n))
-            return -1;
-        snprintf(path, sizeof path, "%s/dram_%u.bin", dir, s);
-        size_t len = b->dram_len[s];
-        while (len && !b->dram[s][len - 1])
-            len--;
-        if (!(f = fopen(path, "wb")))
-            return otpu_fail_msg(err, n, "%s: cannot write: %s", path, strerror(errno));
-        int bad = len && fwrite(b->dram[s], 1, len, f) != len; /* dram may be NULL when 0 */
-        if (fclose(f) || bad)
-            return otpu_fail_msg(err, n, "%s: write error", path);
-    }
-    return 0;
 }
 
 otpu_machine *otpu_bundle_machine(const otpu_bundle *b, otpu_error *err)

@@ -67,10 +67,16 @@ int otpu_hex_parse(const char *text, size_t len, const char *path, uint64_t max_
                    uint32_t **words, size_t *nwords, char *err, size_t errlen);
 /* Write a bundle folder (creating it): case.txt (with REV= for a revision other than the
  * current one), prog_<s>.hex, dram_<s>.bin, plusargs.txt when there are plusargs, host.txt and
- * the programs its load steps name when there are host steps. Over an
- * existing bundle, the format's files it does not write (another S's programs and images,
- * golden results, plusargs) are removed first. */
+ * the programs its load steps name when there are host steps. The folder appears complete or
+ * not at all (bundle_write.c): written as DIR.partial.PID, then renamed into place; a failure
+ * (ENOSPC names itself) leaves nothing half-written. Over an existing folder, the bundle is
+ * replaced whole (another S's programs, golden results, plusargs are gone) and the folder's
+ * other files (gen.txt, notes) are kept. 0, or -1 with one line in err. */
 int otpu_bundle_write(const char *dir, const otpu_bundle *b, char *err, size_t errlen);
+/* The same with one more file written with the bundle (note_name: a plain file name, not one
+ * of the format's; note_text: its text): otpu-gen's gen.txt, otpu-shrink's shrink.txt. */
+int otpu_bundle_write_note(const char *dir, const otpu_bundle *b, const char *note_name,
+                           const char *note_text, char *errbuf, size_t errlen);
 
 /* A machine for the bundle with its programs, DRAM images and arguments loaded, and the host
  * of its host.txt attached (otpu_machine_host). A bundle of otpu_bundle_read_lazy may give

@@ -352,6 +352,8 @@ static void build(otpu_coverage *c)
             why = "settle always completes a collective or polls a WAITW when no slice can run";
         else if (k == OTPU_ERR_STEP_LIMIT)
             why = "the tool's --max-steps, not the bundle: a bundle that hits it is a hang";
+        else if (k == OTPU_ERR_RULE)
+            why = "strict mode only (the generator's check); the reference runs such programs";
         else if (k == OTPU_ERR_COLLECTIVE && cfg->S == 1)
             why = "S=1: a collective has no other slice to disagree with or to have halted";
         add_bin(c, g, why, "%s", otpu_err_kind_name((otpu_err_kind)k));

@@ -7,7 +7,8 @@ const char *otpu_err_kind_name(otpu_err_kind k)
 {
     static const char *const names[OTPU_ERR_KINDS] = {
         "none", "dram-address", "tmem-range", "past-end", "loop-rule", "hazard", "bounds",
-        "illegal", "collective", "deadlock", "step-limit", "waitw-timeout", "chain", "no-memory"};
+        "illegal", "collective", "deadlock", "step-limit", "waitw-timeout", "chain", "no-memory",
+        "isa-rule"};
     return (unsigned)k < OTPU_ERR_KINDS ? names[k] : "?";
 }
 

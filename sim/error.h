@@ -26,6 +26,8 @@ typedef enum {
     OTPU_ERR_WAITW,      /* a WAITW that never holds (no host, or the host made no progress) */
     OTPU_ERR_CHAIN,      /* HALT CHAIN to a bad address or count */
     OTPU_ERR_NOMEM,      /* the simulator could not allocate memory */
+    OTPU_ERR_RULE,       /* strict mode only: a rule of the ISA the reference leaves unchecked
+                          * (machine.h, otpu_machine_set_strict) */
     OTPU_ERR_KINDS
 } otpu_err_kind;
 

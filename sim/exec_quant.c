@@ -2,6 +2,7 @@
  * -> DRAM bytes and scales). */
 #include "fp32.h"
 #include "quant.h"
+#include "machine.h"
 #include "slice.h"
 
 /* Read row r of the source (with QACT's per-row and per-column factors) into x and quantize
@@ -68,6 +69,32 @@ int otpu_exec_qact(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     return 0;
 }
 
+/* strict mode: no data byte of a QST lands in one of its scale words (the ISA: the data and
+ * scale ranges must not overlap; the scales are contiguous, so per row the first data byte at
+ * or above them decides). Called after the data range was checked. */
+static int qst_strict(otpu_slice *s, const otpu_qst_ops *a, uint64_t ne)
+{
+    uint64_t lo = a->sdst.value, hi = lo + 4 * (uint64_t)a->rows * (a->row ? 1 : a->KB);
+    for (uint64_t r = 0; r < a->rows && ne && lo < hi; r++) {
+        uint64_t base = a->dst.value + r * a->drs, es = a->es, c;
+        if (base >= lo)
+            c = 0;
+        else if (!es)
+            continue; /* every byte of the row at base, below the scales */
+        else
+            c = (lo - base + es - 1) / es;
+        if (c < ne && base + c * es < hi)
+            return otpu_fail_at(s, OTPU_ERR_RULE, base + c * es,
+                                "QST: data byte %#llx (row %llu, element %llu) lies in its scale "
+                                "words [%#llx, %#llx) (the ISA: data and scale ranges must not "
+                                "overlap; strict mode)",
+                                (unsigned long long)(base + c * es), (unsigned long long)r,
+                                (unsigned long long)c, (unsigned long long)lo,
+                                (unsigned long long)hi);
+    }
+    return 0;
+}
+
 int otpu_exec_qst(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
     (void)in;
@@ -91,6 +118,8 @@ int otpu_exec_qst(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
                                 "QST: byte address out of range (DRAM_BYTES %#llx)",
                                 (unsigned long long)cfg->DRAM_BYTES);
     }
+    if ((s->strict & OTPU_STRICT_QST) && qst_strict(s, a, ne))
+        return -1;
     uint32_t *x = otpu_scratch(s, 2 * n + (size_t)rows * KB + 1);
     if (!x)
         return -1;

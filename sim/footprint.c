@@ -4,10 +4,27 @@
 typedef struct {
     otpu_range *r;
     size_t n;
+    uint64_t work; /* otpu_work: every location added, and the extra terms of work() */
 } list;
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static void work(list *l, uint64_t steps)
+{
+    l->work = sat_add(l->work, steps);
+}
 
 static void add(list *l, otpu_space sp, int write, uint64_t lo, uint64_t count)
 {
+    work(l, count);
     if (!count || l->n >= OTPU_FOOTPRINT_MAX)
         return;
     l->r[l->n++] = (otpu_range){(uint8_t)sp, (uint8_t)write, lo, lo + count, 0};
@@ -77,8 +94,10 @@ static void fp_rld(const fp_args *a)
 
 static void fp_waitw(const fp_args *a)
 {
+    const otpu_waitw_ops *o = &a->o->waitw;
     add(a->l, OTPU_SP_DRAM, 0, 0, a->c->DRAM_BYTES); /* the scoreboard: all of DRAM */
-    add(a->l, OTPU_SP_TMEM, 1, a->o->waitw.tmem.value, 1);
+    add(a->l, OTPU_SP_TMEM, 1, o->tmem.value, 1);
+    a->l->work = sat_add(o->timeout ? o->timeout : 65536, o->interval); /* not DRAM's size */
 }
 
 static void fp_ld(const fp_args *a)
@@ -107,6 +126,7 @@ static void fp_dstep(const fp_args *a)
         add(a->l, OTPU_SP_DRAM, 0, o->dram.value, n);
     add(a->l, OTPU_SP_DRAM, 1, o->dram.value, n);
     add(a->l, OTPU_SP_TMEM, 1, o->o, o->rows);
+    work(a->l, 8 * (uint64_t)o->rows * o->cols); /* two dots and the update per element */
 }
 
 static void fp_stream(const fp_args *a)
@@ -125,6 +145,8 @@ static void fp_stream(const fp_args *a)
         return;
     uint64_t src = o->src.value, dst = o->dst.value, ka = o->k.value;
     uint64_t n = (uint64_t)d.rows * d.cols;
+    /* per element: A's dot, the map, Q's dot; per row: the scalar ops */
+    work(l, sat_add(sat_mul(n, 4), sat_mul(d.rows, 8 * (uint64_t)(d.nops + 4))));
     add(l, OTPU_SP_TMEM, 0, o->vec.value, OTPU_STREAM_SLOTS * (uint64_t)d.cols);
     add(l, OTPU_SP_TMEM, 0, o->x.value, d.rows);
     add(l, OTPU_SP_TMEM, 0, ka, 3 * ks + 1);
@@ -159,6 +181,8 @@ static void fp_mm(const fp_args *a)
     else if (!o->unit && N && KB)
         add(l, OTPU_SP_DRAM, 0, o->ssa.value, (N - 1) * o->srs + 4 * KB);
     act_blocks(l, a->c, 0, rows, o->ab, KB);
+    /* a K-block per cycle for each group of MCOLS rows, an output per cycle */
+    work(l, sat_mul(N, sat_add(sat_mul(KB, rows / a->c->MCOLS + 1), M)));
     if (o->acc || o->ascale)
         add2d(l, OTPU_SP_TMEM, 0, out, M, o->ors, N);
     add2d(l, OTPU_SP_TMEM, 1, out, M, o->ors, N);
@@ -234,14 +258,28 @@ static void (*const footprint_of[256])(const fp_args *) = {
 #undef X
 };
 
-size_t otpu_footprint(const otpu_config *c, const otpu_instr *in, const uint32_t R[16],
+static list footprint(const otpu_config *c, const otpu_instr *in, const uint32_t R[16],
                       const uint32_t *tmem, otpu_range *out)
 {
-    list l = {out, 0};
+    list l = {out, 0, 0};
     otpu_ops o = otpu_operands(in, R);
     fp_args a = {&l, c, &o, tmem};
     if (footprint_of[in->op])
         footprint_of[in->op](&a);
+    return l;
+}
+
+size_t otpu_footprint(const otpu_config *c, const otpu_instr *in, const uint32_t R[16],
+                      const uint32_t *tmem, otpu_range *out)
+{
+    return footprint(c, in, R, tmem, out).n;
+}
+
+size_t otpu_footprint_work(const otpu_config *c, const otpu_instr *in, const uint32_t R[16],
+                           const uint32_t *tmem, otpu_range *out, uint64_t *work)
+{
+    list l = footprint(c, in, R, tmem, out);
+    *work = l.work;
     return l.n;
 }
 

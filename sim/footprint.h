@@ -30,6 +30,14 @@ enum { OTPU_FOOTPRINT_MAX = 16 };
 size_t otpu_footprint(const otpu_config *cfg, const otpu_instr *in, const uint32_t R[16],
                       const uint32_t *tmem, otpu_range *out);
 
+/* otpu_footprint, and in *work an upper estimate of the element steps the instruction takes (every location its footprint
+ * reads or writes, and the per-element work of STREAM, DSTEP and MM): a hang detector gives an
+ * instruction in flight this many cycles (times a few) before it calls the design stuck, so a
+ * long, legal instruction is never a false hang. A WAITW counts its timeout (w6) and poll
+ * interval, and 65536 for one without a timeout (its host decides). */
+size_t otpu_footprint_work(const otpu_config *cfg, const otpu_instr *in, const uint32_t R[16],
+                           const uint32_t *tmem, otpu_range *out, uint64_t *work);
+
 /* Does range r contain location (space, addr)? DRAM locations are byte addresses; a DRAM word
  * at addr counts when any of its 4 bytes is inside. ACT and ASCALE locations are flat indices
  * (row * row length + column): their column is tested. */

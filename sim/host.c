@@ -94,7 +94,7 @@ static int parse_step(const where *w, const otpu_config *c, char **t, size_t nt,
             return -1;
         if (number(t[2], &st->addr) || st->addr % 4)
             return BAD(w, "%s: '%.32s' is not a 4-aligned byte address", cmd, t[2]);
-        if (st->addr + 4 * (uint64_t)(nt - 3) > c->DRAM_BYTES)
+        if (st->addr > c->DRAM_BYTES || 4 * (uint64_t)(nt - 3) > c->DRAM_BYTES - st->addr)
             return BAD(w, "%s: %zu words at 0x%llx end past DRAM_BYTES 0x%llx", cmd, nt - 3,
                        (unsigned long long)st->addr, (unsigned long long)c->DRAM_BYTES);
         return values(w, t, nt, 3, st);
@@ -395,19 +395,19 @@ int otpu_host_advance(otpu_host *h, const otpu_host_device *d, void *dev)
         int r;
         if (st->kind == OTPU_HS_CYCLES || st->kind == OTPU_HS_POLLS) {
             if (!waited(h, st, d, dev))
-                return 1;
+                return OTPU_HOST_TIME;
         } else if (st->kind <= OTPU_HS_AWAIT_ALL || st->kind == OTPU_HS_BARRIER) {
             if (!waited(h, st, d, dev))
                 return did;
         } else if ((r = act(h, st, d, dev)) != 0) {
-            return r < 0 ? -1 : 1;
+            return r < 0 ? -1 : OTPU_HOST_BUSY;
         }
         h->rec[h->nrec++].step = st;
         h->next++;
         h->started = 0;
         did = 1;
     }
-    return h->stopped ? -1 : did;
+    return h->stopped ? -1 : did ? OTPU_HOST_BUSY : 0;
 }
 
 const otpu_host_record *otpu_host_records(const otpu_host *h, size_t *n)
@@ -426,7 +426,8 @@ int otpu_host_verdict(const otpu_host *h, char *msg, size_t len)
         return 0;
     const otpu_host_step *st = &h->script->steps[h->next];
     char t[160];
-    snprintf(msg, len, "host.txt:%d: %s: never reached (the machine stopped first)", st->line,
-             otpu_host_step_text(st, t, sizeof t));
+    snprintf(msg, len, "host.txt:%d: %s: %s", st->line, otpu_host_step_text(st, t, sizeof t),
+             h->started ? "still waiting when the run ended"
+                        : "never reached (the machine stopped first)");
     return -1;
 }

@@ -94,9 +94,12 @@ typedef struct otpu_host otpu_host;
  * start with args; NULL when out of memory. */
 otpu_host *otpu_host_new(const otpu_host_script *script, uint32_t S, const uint32_t args[8]);
 void otpu_host_free(otpu_host *h);
-/* Runs steps until one must wait: 1 it did something or time is passing (a cycles or polls
- * step in progress), 0 it waits for the machine (an await, a barrier) or is done, -1 a step
- * could not be done (the host stopped; otpu_host_verdict says which). */
+/* Runs steps until one must wait: OTPU_HOST_BUSY it did something or an access is in flight,
+ * OTPU_HOST_TIME it waits for time to pass (a cycles or polls step in progress), 0 it waits
+ * for the machine (an await, a barrier) or is done, -1 a step could not be done (the host
+ * stopped; otpu_host_verdict says which). The steps before the first wait of any kind are the
+ * ones every tool runs before the first instruction (docs/bundle.md). */
+enum { OTPU_HOST_BUSY = 1, OTPU_HOST_TIME = 2 };
 int otpu_host_advance(otpu_host *h, const otpu_host_device *d, void *dev);
 const otpu_host_record *otpu_host_records(const otpu_host *h, size_t *n);
 /* The outcome after the machine stopped: the failure, or the step never reached (into msg);

@@ -165,6 +165,28 @@ int otpu_input_exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
+char *otpu_shell_quote(const char *s, char *out, size_t outlen)
+{
+    size_t o = 0;
+#define PUTC(c) \
+    do { if (o + 1 >= outlen) return NULL; out[o++] = (c); } while (0)
+    PUTC('\'');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F)
+            return NULL;
+        if (*p == '\'') {
+            PUTC('\'');
+            PUTC('\\');
+            PUTC('\'');
+        }
+        PUTC((char)*p);
+    }
+    PUTC('\'');
+#undef PUTC
+    out[o] = 0;
+    return out;
+}
+
 char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen)
 {
     if (!outlen)

@@ -47,6 +47,11 @@ int otpu_input_exists(const char *path);
  * nothing. What does not fit ends in "...". Returns out. */
 char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen);
 
+/* s as one word of a POSIX shell command: in single quotes, each ' written as '\''. NULL when
+ * it does not fit outlen, or when s holds a control byte (a newline in a one-line record, an
+ * escape sequence in a terminal: such a name is refused where a command line is written). */
+char *otpu_shell_quote(const char *s, char *out, size_t outlen);
+
 #ifdef __cplusplus
 }
 #endif

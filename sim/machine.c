@@ -21,9 +21,14 @@ struct otpu_machine {
     otpu_host_fn host;
     void *host_user;
     otpu_host *script;          /* host.txt's executor (otpu_machine_set_host_script) */
+    int host_begun;             /* its steps before the first wait have run */
     uint64_t host_rounds;       /* the model's clock for host steps */
     uint64_t steps, chains;
     otpu_error err;
+    int failed;                 /* an error stopped the machine: it stays stopped (sticky) */
+    int slice_errors;           /* otpu_machine_set_slice_errors */
+    otpu_error first_err;       /* there: the first error raised, and each slice's */
+    otpu_error *slice_err;
     uint32_t *gather_buf;
     size_t gather_cap;
 };
@@ -67,6 +72,7 @@ void otpu_machine_free(otpu_machine *m)
             if (m->sl[s].cfg)
                 otpu_slice_free(&m->sl[s]);
     free(m->sl);
+    free(m->slice_err);
     free(m->gather_buf);
     free(m);
 }
@@ -208,18 +214,20 @@ void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user)
 static int dev_polling(void *d, uint32_t s)
 {
     const otpu_slice *sl = &((otpu_machine *)d)->sl[s];
-    return !sl->halted && sl->polling;
+    return !sl->halted && !sl->failed && sl->polling;
 }
 
+/* (a slice stopped with its own error counts as halted: docs/bundle.md) */
 static int dev_halted(void *d, uint32_t s)
 {
-    return ((otpu_machine *)d)->sl[s].halted;
+    const otpu_slice *sl = &((otpu_machine *)d)->sl[s];
+    return sl->halted || sl->failed;
 }
 
 static int dev_stopped(void *d, uint32_t s)
 {
     const otpu_slice *sl = &((otpu_machine *)d)->sl[s];
-    return sl->halted || sl->polling || sl->waiting;
+    return sl->halted || sl->failed || sl->polling || sl->waiting;
 }
 
 static uint64_t dev_polls(void *d, uint32_t s)
@@ -271,10 +279,21 @@ static int script_host(otpu_machine *m, void *user)
     return otpu_host_advance(m->script, &model_device, m) > 0;
 }
 
+/* The host's steps before its first wait run before any instruction (docs/bundle.md), as the
+ * RTL's driver runs them in reset. A step that fails stops the host (its verdict says so). */
+static void host_begin(otpu_machine *m)
+{
+    if (!m->script || m->host_begun)
+        return;
+    m->host_begun = 1;
+    otpu_host_advance(m->script, &model_device, m);
+}
+
 int otpu_machine_set_host_script(otpu_machine *m, const otpu_host_script *script,
                                  const uint32_t args[8])
 {
     otpu_host_free(m->script);
+    m->host_begun = 0;
     if (!(m->script = otpu_host_new(script, m->cfg.S, args)))
         return -1;
     otpu_machine_set_host(m, script_host, NULL);
@@ -288,7 +307,19 @@ const otpu_host *otpu_machine_host(const otpu_machine *m)
 
 const otpu_error *otpu_machine_error(const otpu_machine *m)
 {
-    return &m->err;
+    return m->slice_errors && m->first_err.kind != OTPU_ERR_NONE ? &m->first_err : &m->err;
+}
+
+void otpu_machine_set_slice_errors(otpu_machine *m, int on)
+{
+    if (on && !m->slice_err && !(m->slice_err = calloc(m->cfg.S, sizeof *m->slice_err)))
+        on = 0; /* (out of memory: the reference's whole-machine stop) */
+    m->slice_errors = on;
+}
+
+const otpu_error *otpu_machine_slice_error(const otpu_machine *m, uint32_t s)
+{
+    return m->slice_errors && s < m->cfg.S && m->sl[s].failed ? &m->slice_err[s] : NULL;
 }
 
 uint32_t otpu_machine_slices(const otpu_machine *m)
@@ -305,7 +336,8 @@ otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s)
 {
     const otpu_slice *sl = &m->sl[s];
     otpu_slice_view v = {sl->dram, sl->tmem, sl->act, sl->ascale, sl->R, sl->pc, sl->icount,
-                         sl->stalls, sl->halted, sl->prog, sl->nprog, sl->depth, {{0}}};
+                         sl->stalls, sl->halted, sl->failed, sl->prog, sl->nprog, sl->depth,
+                         {{0}}};
     for (unsigned k = 0; k < sl->depth; k++) {
         const otpu_loop *l = &sl->stack[k];
         v.loops[k].start = l->start;
@@ -334,6 +366,13 @@ static void retire(otpu_machine *m, otpu_slice *s, int faulted)
 
 static int raise(otpu_machine *m, otpu_slice *s)
 {
+    m->failed = !m->slice_errors;
+    if (m->slice_errors) {
+        s->failed = 1;
+        m->slice_err[s->sid] = m->err;
+        if (m->first_err.kind == OTPU_ERR_NONE)
+            m->first_err = m->err;
+    }
     retire(m, s, 1);
     if (m->has_listener && m->listener.on_error)
         m->listener.on_error(m->listener.user, s->sid, &m->err);
@@ -362,6 +401,7 @@ static int chain(otpu_machine *m, otpu_slice *s)
 /* Execute one instruction of slice s, with the listener calls around it. */
 static int step(otpu_machine *m, otpu_slice *s)
 {
+    host_begin(m);
     if (m->has_listener && m->listener.on_issue)
         m->listener.on_issue(m->listener.user, s->sid, s->icount, s->pc,
                              s->pc < s->nprog ? &s->prog[s->pc] : NULL);
@@ -390,7 +430,40 @@ static int step(otpu_machine *m, otpu_slice *s)
     return 0;
 }
 
+void otpu_machine_set_strict(otpu_machine *m, unsigned rules)
+{
+    for (uint32_t s = 0; s < m->cfg.S; s++)
+        m->sl[s].strict = rules;
+}
+
 /* ------------------------------------------------------------------ collectives */
+
+/* strict mode: no word of a slice's GATHER source is also written by it (the ISA: source and
+ * destination must not overlap; a word both read and written is what an RTL that copies in place
+ * gets wrong). The destination words are marked on the TMEM scoreboard, then the source is
+ * looked up: as much work as the copy. Called after both ranges were checked. */
+static int gather_strict(otpu_slice *sl, const otpu_gather_ops *g, uint32_t S)
+{
+    if (!(sl->strict & OTPU_STRICT_GATHER) || !g->rows || !g->cols)
+        return 0;
+    if (otpu_stamp_begin(sl))
+        return -1;
+    uint64_t src = g->src.value, dst = g->dst.value;
+    for (uint32_t k = 0; k < S; k++)
+        for (uint64_t r = 0; r < g->rows; r++)
+            for (uint64_t c = 0, at = dst + k * (uint64_t)g->seg + r * g->drs; c < g->cols; c++)
+                sl->hz[at + c].stamp = sl->hz_gen;
+    for (uint64_t r = 0; r < g->rows; r++)
+        for (uint64_t c = 0, at = src + r * g->srs; c < g->cols; c++)
+            if (sl->hz[at + c].stamp == sl->hz_gen)
+                return otpu_fail_at(sl, OTPU_ERR_RULE, at + c,
+                                    "GATHER: source word T[%#llx] (row %llu, column %llu) is also "
+                                    "written by it (the ISA: source and destination must not "
+                                    "overlap; strict mode)",
+                                    (unsigned long long)(at + c), (unsigned long long)r,
+                                    (unsigned long long)c);
+    return 0;
+}
 
 static int gather(otpu_machine *m)
 {
@@ -427,10 +500,13 @@ static int gather(otpu_machine *m)
     for (uint32_t s = 0; s < S; s++) {
         otpu_slice *sl = &m->sl[s];
         uint64_t dst = g[s].dst.value;
+        for (uint32_t k = 0; k < S; k++)
+            if (otpu_check_tmem(sl, dst + (uint64_t)k * seg, rows, drs, cols, 1))
+                return -1;
+        if (gather_strict(sl, &g[s], S))
+            return -1;
         for (uint32_t k = 0; k < S; k++) {
             uint64_t base = dst + (uint64_t)k * seg;
-            if (otpu_check_tmem(sl, base, rows, drs, cols, 1))
-                return -1;
             for (uint32_t r = 0; r < rows; r++)
                 for (uint32_t c = 0; c < cols; c++)
                     otpu_tmem_put(sl, base + (uint64_t)r * drs + c,
@@ -440,11 +516,28 @@ static int gather(otpu_machine *m)
     return 0;
 }
 
+/* Slice-errors mode: the error in m->err (raised on one slice) stops every live slice in the
+ * state polling names (waiting at the collective, or polling a WAITW), each with its own copy. */
+static int raise_all(otpu_machine *m, int polling)
+{
+    otpu_err_kind kind = m->err.kind;
+    char why[sizeof m->sl[0].why];
+    snprintf(why, sizeof why, "%s", m->sl[m->err.slice].why);
+    for (uint32_t s = 0; s < m->cfg.S; s++) {
+        otpu_slice *sl = &m->sl[s];
+        if (otpu_slice_live(sl) && (polling ? sl->polling : sl->waiting)) {
+            otpu_fail(sl, kind, "%s", why); /* the same reason, at this slice's instruction */
+            raise(m, sl);
+        }
+    }
+    return -1;
+}
+
 /* Every live slice waits at a BAR or GATHER: complete it on all of them. */
 static int collective(otpu_machine *m, uint32_t nlive)
 {
     uint32_t S = m->cfg.S, first = 0;
-    while (m->sl[first].halted)
+    while (!otpu_slice_live(&m->sl[first]))
         first++;
     otpu_slice *f = &m->sl[first];
     int rc = 0;
@@ -461,6 +554,8 @@ static int collective(otpu_machine *m, uint32_t nlive)
         if (!rc && op == OTPU_OP_GATHER)
             rc = gather(m);
     }
+    if (rc && m->slice_errors) /* as the RTL: the collective fails on every slice at it */
+        return raise_all(m, 0);
     if (rc) {
         int blamed = m->err.slice;
         for (uint32_t s = 0; s < S; s++)
@@ -483,18 +578,18 @@ static int host_round(otpu_machine *m)
 {
     otpu_slice *first = NULL;
     for (uint32_t s = 0; s < m->cfg.S && !first; s++)
-        if (!m->sl[s].halted && m->sl[s].polling)
+        if (otpu_slice_live(&m->sl[s]) && m->sl[s].polling)
             first = &m->sl[s];
     if (!m->host) {
         otpu_fail(first, OTPU_ERR_WAITW, "WAITW timeout: the word does not hold and no host is "
                                          "attached to write it");
-        return raise(m, first);
+        return m->slice_errors ? raise_all(m, 1) : raise(m, first);
     }
     int more = m->host(m, m->host_user) > 0;
     int progressed = 0;
     for (uint32_t s = 0; s < m->cfg.S; s++) {
         otpu_slice *sl = &m->sl[s];
-        if (sl->halted || !sl->polling)
+        if (!otpu_slice_live(sl) || !sl->polling)
             continue;
         int r = otpu_slice_poll(sl);
         if (r < 0)
@@ -507,19 +602,16 @@ static int host_round(otpu_machine *m)
     if (!progressed && !more) {
         otpu_fail(first, OTPU_ERR_WAITW, "WAITW timeout: the word still does not hold and the "
                                          "host has nothing more to do");
-        return raise(m, first);
+        return m->slice_errors ? raise_all(m, 1) : raise(m, first);
     }
     return 0;
 }
 
-static int runnable(const otpu_slice *s)
-{
-    return !s->halted && !s->waiting && !s->polling;
-}
-
 int otpu_machine_step(otpu_machine *m, uint32_t s)
 {
-    if (s >= m->cfg.S || !runnable(&m->sl[s]))
+    if (m->failed)
+        return -1; /* the error stands: nothing runs after it */
+    if (s >= m->cfg.S || !otpu_slice_runnable(&m->sl[s]))
         return 1;
     return step(m, &m->sl[s]);
 }
@@ -527,14 +619,17 @@ int otpu_machine_step(otpu_machine *m, uint32_t s)
 int otpu_machine_settle(otpu_machine *m)
 {
     uint32_t S = m->cfg.S, nlive = 0, nwait = 0, npoll = 0;
+    if (m->failed)
+        return -1;
+    host_begin(m);
     for (uint32_t s = 0; s < S; s++) {
-        if (runnable(&m->sl[s]))
+        if (otpu_slice_runnable(&m->sl[s]))
             return 0;
-        nlive += !m->sl[s].halted;
-        nwait += !m->sl[s].halted && m->sl[s].waiting;
-        npoll += !m->sl[s].halted && m->sl[s].polling;
+        nlive += otpu_slice_live(&m->sl[s]);
+        nwait += otpu_slice_live(&m->sl[s]) && m->sl[s].waiting;
+        npoll += otpu_slice_live(&m->sl[s]) && m->sl[s].polling;
     }
-    if (!nlive) /* every slice halted: a host script may run one again */
+    if (!nlive) /* every slice halted (or failed): a host script may run one again */
         return m->script && m->host(m, m->host_user) > 0 ? 1 : 0;
     if (nwait == nlive)
         return collective(m, nlive) ? -1 : 1;
@@ -548,10 +643,12 @@ int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
 {
     uint32_t S = m->cfg.S;
     uint64_t stop = budget > UINT64_MAX - m->steps ? UINT64_MAX : m->steps + budget;
+    if (m->failed)
+        return -1;
     for (;;) {
         for (uint32_t s = 0; s < S; s++) {
             otpu_slice *sl = &m->sl[s];
-            while (runnable(sl)) {
+            while (otpu_slice_runnable(sl)) {
                 if (step(m, sl))
                     return -1;
                 if (max_steps && ++m->steps > max_steps) {
@@ -623,4 +720,22 @@ otpu_slice *otpu_machine_slice(otpu_machine *m, uint32_t s)
 otpu_error *otpu_machine_error_slot(otpu_machine *m)
 {
     return &m->err;
+}
+
+int otpu_machine_stopped(const otpu_machine *m)
+{
+    return m->failed;
+}
+
+void otpu_machine_clear_error(otpu_machine *m)
+{
+    m->failed = 0;
+    memset(&m->err, 0, sizeof m->err);
+    memset(&m->first_err, 0, sizeof m->first_err);
+    m->err.slice = m->first_err.slice = -1;
+    for (uint32_t s = 0; s < m->cfg.S; s++)
+        if (m->sl[s].failed) { /* (slice-errors mode) */
+            m->sl[s].failed = 0;
+            m->sl[s].halted = 1;
+        }
 }

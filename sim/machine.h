@@ -52,6 +52,7 @@ typedef struct {
     uint64_t icount;
     uint64_t stalls;          /* WAITW polls that did not hold */
     int halted;
+    int failed;               /* stopped with an error (slice-errors mode) */
     const otpu_instr *prog;
     uint32_t nprog;
     unsigned loop_depth;      /* open LOOPs, outermost first: */
@@ -92,6 +93,34 @@ void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user);
 int otpu_machine_set_host_script(otpu_machine *m, const otpu_host_script *script,
                                  const uint32_t args[8]);
 const otpu_host *otpu_machine_host(const otpu_machine *m); /* NULL without a script */
+
+/* Strict mode (off by default, as the reference): also raise an OTPU_ERR_RULE for what the
+ * ISA forbids but opentpu/isasim.py does not check (rules: a mask of these):
+ *   OTPU_STRICT_GATHER  a GATHER source word its own destination writes (isasim reads every
+ *                       source first; an RTL that copies in place differs);
+ *   OTPU_STRICT_QST     a QST data byte inside its own scale words (isasim writes every byte,
+ *                       then the scales; the reference RTL does the same).
+ * The generator runs its programs with both, so that it never writes one; otpu-lockstep
+ * refuses a program that breaks the GATHER rule (no RTL copying in place can agree). */
+enum { OTPU_STRICT_GATHER = 1, OTPU_STRICT_QST = 2, OTPU_STRICT_ALL = 3 };
+void otpu_machine_set_strict(otpu_machine *m, unsigned rules);
+
+/* Slice errors (off by default): an error stops its own slice only, and the others run on, as
+ * the RTL's slices do (a lockstep checker judges every slice to its end). A BAR or GATHER that
+ * every live slice waits at while another slice stopped, or one the slices disagree on, then
+ * fails on every slice waiting at it. otpu_machine_error is the first error raised; each
+ * slice's own is otpu_machine_slice_error. The reference (and otpu_machine_run's default)
+ * stops the whole machine at the first error. */
+void otpu_machine_set_slice_errors(otpu_machine *m, int on);
+/* Slice s's error in slice-errors mode (NULL: that slice did not fail). */
+const otpu_error *otpu_machine_slice_error(const otpu_machine *m, uint32_t s);
+
+/* A simulated error stops the machine for good (slice-errors mode: its slice): every later
+ * run, step or settle returns -1 and changes nothing, and otpu_machine_error keeps the error.
+ * (A step limit is not an error of the program: a later call may run on.) otpu_machine_clear_error
+ * forgets it, for a host that loads new programs after it (the reference's Machine.load after a
+ * SimError): a slice stopped by its own error counts as halted then. */
+void otpu_machine_clear_error(otpu_machine *m);
 
 /* Run until every slice halts (0) or an error (-1). max_steps 0: no limit; otherwise more
  * than max_steps executed instructions is the reference's "step limit exceeded". */

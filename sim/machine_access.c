@@ -123,16 +123,11 @@ void *otpu_machine_memory(otpu_machine *m, uint32_t s, otpu_space sp)
 
 /* ------------------------------------------------------------------ running */
 
-static int runnable(const otpu_slice *s)
-{
-    return !s->halted && !s->waiting && !s->polling;
-}
-
 int otpu_machine_step_next(otpu_machine *m, int *slice)
 {
     uint32_t S = otpu_machine_slices(m);
     for (uint32_t s = 0; s < S; s++)
-        if (runnable(otpu_machine_slice(m, s))) {
+        if (otpu_slice_runnable(otpu_machine_slice(m, s))) {
             *slice = (int)s;
             return otpu_machine_step(m, s) < 0 ? -1 : 0;
         }
@@ -144,6 +139,8 @@ int otpu_machine_step_next(otpu_machine *m, int *slice)
 int otpu_machine_run_to(otpu_machine *m, uint32_t target, uint32_t pc, uint64_t max_steps)
 {
     uint32_t S = otpu_machine_slices(m);
+    if (otpu_machine_stopped(m))
+        return -1; /* (the error stands, in its slot) */
     if (target >= S) {
         otpu_error *e = otpu_machine_error_slot(m);
         memset(e, 0, sizeof *e);
@@ -154,13 +151,13 @@ int otpu_machine_run_to(otpu_machine *m, uint32_t target, uint32_t pc, uint64_t 
         return -1;
     }
     otpu_slice *t = otpu_machine_slice(m, target);
-    int leave = runnable(t) && t->pc == pc; /* there already: run past it first */
+    int leave = otpu_slice_runnable(t) && t->pc == pc; /* there already: run past it first */
     uint64_t steps = 0;
     for (;;) {
         /* otpu_machine_run's order: each slice until it blocks, then the machine settles */
         for (uint32_t s = 0; s < S; s++) {
             otpu_slice *sl = otpu_machine_slice(m, s);
-            while (runnable(sl)) {
+            while (otpu_slice_runnable(sl)) {
                 if (sl == t && sl->pc == pc && !leave)
                     return 0;
                 if (sl == t)

@@ -1,7 +1,7 @@
 /* otpu-sim - run, check and disassemble openTPU programs with libotpusim.
  *
  *   otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--coverage FILE] [--max-steps N]
- *                [--progress] [--rev NAME]
+ *                [--progress] [--strict] [--rev NAME]
  *   otpu-sim check BUNDLE [--max-steps N] [--rev NAME]
  *   otpu-sim disasm FILE.hex [--rev NAME]
  *
@@ -26,7 +26,7 @@
 
 static const char usage[] =
     "usage: otpu-sim run BUNDLE [--trace FILE] [--dump DIR] [--coverage FILE] [--max-steps N]\n"
-    "                    [--progress] [--rev NAME]\n"
+    "                    [--progress] [--strict] [--rev NAME]\n"
     "       otpu-sim check BUNDLE [--max-steps N] [--rev NAME]\n"
     "       otpu-sim disasm FILE.hex [--rev NAME]\n"
     "\n"
@@ -41,6 +41,10 @@ static const char usage[] =
     "                       reference's; 0: no limit)\n"
     "        --progress     instructions executed and rate on stderr, once a second (default\n"
     "                       when stderr is a terminal)\n"
+    "        --strict       also stop at what the ISA forbids but the reference does not check\n"
+    "                       (a GATHER whose source meets its destination, a QST whose data\n"
+    "                       meet its scales): an isa-rule error; otpu-lockstep refuses such\n"
+    "                       a program, whose result is undefined\n"
     "check   run a bundle and compare with its trace_<s>.txt and final_<s>.txt; an expected\n"
     "        error must come from the same instruction and be of the same kind\n"
     "disasm  print a program, one instruction per line; with --rev, an instruction the\n"
@@ -73,6 +77,7 @@ typedef struct {
     const char *bundle, *trace, *dump, *coverage;
     uint64_t max_steps;
     int progress;
+    int strict;        /* otpu_machine_set_strict */
     otpu_revision rev; /* --rev, OTPU_REV_UNSET without it */
 } options;
 
@@ -127,11 +132,11 @@ static int parse(int argc, char **argv, options *o, int allow_out)
             fputs(usage, stdout);
             exit(0);
         } else if (!strcmp(a, "--max-steps") && i + 1 < argc) {
-            char *end;
-            errno = 0;
-            o->max_steps = strtoull(argv[++i], &end, 0);
-            if (errno || *end || argv[i][0] == '-')
-                return bad("--max-steps: '%s' is not a count", argv[i]);
+            i++;
+            if (otpu_parse_number(argv[i], strlen(argv[i]), &o->max_steps))
+                return bad("--max-steps: '%s' is not a count (decimal, or hex with 0x)", argv[i]);
+        } else if (allow_out && !strcmp(a, "--strict")) {
+            o->strict = 1;
         } else if (!strcmp(a, "--rev") && i + 1 < argc) {
             if (parse_rev(argv[++i], &o->rev))
                 return 2;
@@ -281,6 +286,7 @@ static int cmd_run(int argc, char **argv)
         }
     }
     if (!rc) {
+        otpu_machine_set_strict(m, o.strict ? OTPU_STRICT_ALL : 0);
         int r = run_with_progress(m, o.max_steps, o.progress || isatty(2));
         summary(m);
         if (r) {

@@ -84,8 +84,8 @@ static int vfail(otpu_slice *s, otpu_err_kind kind, int has_addr, uint64_t addr,
     e->n = s->cur_n;
     e->has_addr = has_addr;
     e->addr = addr;
-    char what[320], dis[256] = "";
-    vsnprintf(what, sizeof what, fmt, ap);
+    char *what = s->why, dis[256] = "";
+    vsnprintf(what, sizeof s->why, fmt, ap);
     if (s->cur_pc < s->nprog)
         otpu_disasm(&s->prog[s->cur_pc], dis, sizeof dis);
     snprintf(e->msg, sizeof e->msg, "slice %u: pc %u (n %llu)%s%s: %s", s->sid, s->cur_pc,

@@ -34,6 +34,7 @@ typedef struct otpu_slice {
     const otpu_f32_fns *fp; /* the fp32 composites of the config's ISA revision */
     int rev_lacks;          /* that revision lacks part of the ISA (the current one lacks
                              * nothing): each instruction is checked before it runs */
+    unsigned strict;        /* otpu_machine_set_strict: the rules the reference leaves unchecked */
     uint32_t sid;
     /* program */
     otpu_instr *prog;
@@ -56,6 +57,7 @@ typedef struct otpu_slice {
     uint32_t cur_pc;    /* and its pc */
     uint64_t stalls;    /* WAITW polls that did not hold */
     int halted;
+    int failed;         /* stopped with an error (otpu_machine_set_slice_errors) */
     int waiting;        /* at a BAR or GATHER: the machine completes it */
     int polling;        /* at a WAITW whose word does not hold yet */
     int chain;          /* halted by HALT CHAIN, to reload */
@@ -71,6 +73,7 @@ typedef struct otpu_slice {
     otpu_hz *hz;          /* VOP hazard check, TMEM_WORDS of them */
     uint32_t hz_gen;
     otpu_error *err;    /* the machine's error slot */
+    char why[320];      /* the reason of this slice's last error (err->msg's tail) */
 } otpu_slice;
 
 /* The machine's slice s (NULL past the last) and its error slot: for the library's files that
@@ -78,6 +81,7 @@ typedef struct otpu_slice {
 struct otpu_machine;
 otpu_slice *otpu_machine_slice(struct otpu_machine *m, uint32_t s);
 otpu_error *otpu_machine_error_slot(struct otpu_machine *m);
+int otpu_machine_stopped(const struct otpu_machine *m); /* a sticky error stopped it */
 
 int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_error *err);
 void otpu_slice_free(otpu_slice *s);
@@ -108,6 +112,18 @@ int otpu_stamp_begin(otpu_slice *s);
 
 void otpu_log_push(otpu_slice *s, otpu_space sp, uint64_t addr, uint32_t old, uint32_t val,
                    uint8_t mask);
+
+/* Neither halted nor stopped with its own error; runnable: live and not blocked (at a BAR or
+ * GATHER, or polling a WAITW). */
+static inline int otpu_slice_live(const otpu_slice *s)
+{
+    return !s->halted && !s->failed;
+}
+
+static inline int otpu_slice_runnable(const otpu_slice *s)
+{
+    return otpu_slice_live(s) && !s->waiting && !s->polling;
+}
 
 /* ---- register / memory primitives */
 

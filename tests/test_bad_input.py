@@ -176,6 +176,11 @@ def sim_cases(s, vectors):
     case_bad("a Config field left out", case_text(ACT_ROWS=None), "missing ACT_ROWS")
     case_bad("error= with expect=ok", case_text() + "error=bad DRAM word address\n",
              "error= needs expect=error")
+    case_bad("error= naming no kind of error",
+             case_text().replace("expect=ok", "expect=error") + "error=banana\n",
+             "case.txt:15: error=banana names no kind of error")
+    case_bad("LANES=2^31 (no design has it)", case_text(LANES=2147483648),
+             "LANES must be 1..256")
     case_bad("a NUL byte in a line", case_text().replace("desc=t", "desc=t\0DRAM_BYTES=8"),
              "control byte (\\x00)")
     case_bad("an escape sequence in a key", case_text() + "\x1b[31mRED=1\n", "control byte")
@@ -267,6 +272,18 @@ def sim_cases(s, vectors):
           "unknown option or missing value: --x\\x1b[2J")
     s.bad("--max-steps past 64 bits", ["run", good, "--max-steps", "99999999999999999999999"],
           "--max-steps")
+    s.bad("--max-steps 010 (one number grammar: not octal, not decimal 10)",
+          ["run", good, "--max-steps", "010"], "'010' is not a count")
+
+    # --strict: a program that breaks a rule of the ISA the reference does not check
+    d = bundle(s, "gather_overlap", prog=[ins(0x40, w=(0x10, 0x12, 1 | 4 << 16, 4, 4, 4)),
+                                          halt()])
+    rc, _, err, _ = s.run("run", d)
+    s.check("a GATHER whose source meets its destination runs (as the reference)", rc == 0, err)
+    rc, _, err, _ = s.run("run", d, "--strict")
+    s.check("--strict: that GATHER is an isa-rule error naming the word",
+            rc == 1 and "GATHER: source word T[0x12] (row 0, column 2) is also written" in err,
+            f"exit {rc} {err!r}")
     s.bad("a missing bundle", ["run", s.path("missing")], "missing: not a bundle folder")
     rc, out, _, _ = s.run("--help")
     s.check("--help", rc == 0 and "otpu-sim run BUNDLE" in out)

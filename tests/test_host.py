@@ -38,6 +38,46 @@ def rewrite(d, name, text):
         f.write(text)
 
 
+def timing(sim, rtl, lockstep, tmp):
+    """The documented host timing (docs/bundle.md), pinned on the model, the RTL's driver and
+    lockstep: the steps before the first wait run before any instruction; a step after `cycles`
+    (model: at the next point where no slice can run) and after `polls` (every polling slice
+    polled that often more); time that runs out after every slice stopped is a timeout (3)."""
+    FLAG, DATA, OUT = host_scenarios.FLAG, host_scenarios.DATA, host_scenarios.OUT
+    copy = [U.ld(DATA, 11, 1), U.st(OUT, 11, 1), U.halt()]  # no WAITW: reads the word at once
+    cases = [
+        ("steps_first", copy, {DATA: 5},
+         f"write 0 {DATA:#x} cafef00d   # before any instruction\nawait 0 halted\n"
+         f"expect 0 {OUT:#x} cafef00d\n", 0),
+        ("steps_after_cycles", host_scenarios.waiter(1), {FLAG: 0},
+         f"cycles 40\nwrite 0 {DATA:#x} 77\nwrite 0 {FLAG:#x} 1\nawait 0 halted\n"
+         f"expect 0 {OUT:#x} 00000001 00000077\n", 0),
+        ("steps_after_polls", host_scenarios.waiter(1), {FLAG: 0},
+         f"await 0 waitw\npolls 3\nwrite 0 {DATA:#x} 78\nwrite 0 {FLAG:#x} 1\n"
+         f"await 0 halted\nexpect 0 {OUT:#x} 00000001 00000078\n", 0),
+        ("cycles_past_the_end", copy, {DATA: 5},
+         "await all halted\ncycles 4294967295\nawait all halted\n", 3),
+    ]
+    for name, prog, words, text, want in cases:
+        b = os.path.join(tmp, "timing", name)
+        U.write_bundle(b, prog, host_scenarios.dram(words), name)
+        rewrite(b, "host.txt", text)
+        limit = ["--max-cycles", "20000"] if want == 3 else []
+        rs, outs = run(sim, "run", b)
+        rr, outr = run(rtl, "run", b, *limit)
+        rl, outl = run(lockstep, "run", b, "--wave-window", "0", *limit)
+        if want == 0:
+            check(f"{name}: the model, the RTL's driver and lockstep agree and pass",
+                  rs == 0 and rr == 0 and rl == 0 and "steps done" in outs
+                  and "steps done" in outr and "lockstep: PASS (" in outl,
+                  outs + outr + outl[-2000:])
+        else:
+            check(f"{name}: the model passes (untimed); the RTL and lockstep time out (exit 3)",
+                  rs == 0 and rr == 3 and rl == 3 and "timeout" in outr
+                  and "lockstep: TIMEOUT" in outl and "still waiting" in outl,
+                  outs + outr + outl[-2000:])
+
+
 def main():
     sim, rtl, lockstep, examples = sys.argv[1:5]
     tmp = tempfile.mkdtemp(prefix="otpu-host-")
@@ -105,6 +145,8 @@ def main():
               "each naming it", rs == 1 and rr == 1 and rl == 6 and msg in outs and msg in outr
               and msg in outl and "UNEXPECTED OUTCOME" in outl, outs + outr + outl[-1500:])
 
+    timing(sim, rtl, lockstep, tmp)
+
     # bad host.txt: exit 2 and host.txt:LINE before anything runs
     for text, msg in [("await 0 waitw\nwait 0\n", "host.txt:2: unknown step 'wait'"),
                       ("write 1 0x100 1\n", "host.txt:1: '1' is not a slice (the Config has S=1)"),
@@ -114,7 +156,14 @@ def main():
                       ("load 0 ../x.hex\n", "host.txt:1: load: '../x.hex' must name a file"),
                       ("load 0 nothere.hex\n", "nothere.hex"),
                       ("args 0 1 2 3 4 5 6 7 8 9\n", "host.txt:1: args needs <slice> and 1 to 8"),
-                      ("write 0 0x100 1g\n", "host.txt:1: write: '1g' is not a word")]:
+                      ("write 0 0x100 1g\n", "host.txt:1: write: '1g' is not a word"),
+                      # addresses near 2^64 (once wrapped past the check and crashed the tools)
+                      ("write 0 0xfffffffffffffffc 1 2\n", "host.txt:1: write: 2 words at "
+                       "0xfffffffffffffffc end past DRAM_BYTES"),
+                      ("expect 0 18446744073709551612 0\n", "host.txt:1: expect: 1 words at"),
+                      ("write 0 0x10000000000000000 1\n", "is not a 4-aligned byte address"),
+                      ("cycles 4294967296\n", "host.txt:1: cycles needs a count from 1 to 2^32-1"),
+                      ("write 0 010 1\n", "host.txt:1: write: '010' is not a 4-aligned")]:
         d = os.path.join(tmp, "badhost")
         host_scenarios.write_all(d)
         b = os.path.join(d, "host_writes")

@@ -67,6 +67,12 @@ def main():
         s.bad("plusargs " + " ".join(args), ["run", small, *args], phrase)
     rc, _, err, _ = s.run("run", small, "+verilator+seed+5")
     s.check("a plusarg outside +otpu_ passes through", rc == 0, err)
+    for p in ("+verilator+help", "+verilator+V", "+verilator+version"):
+        s.bad(f"{p} (it would end the simulation before a verdict)", ["run", small, p],
+              "ends the simulation")
+    d = copy_bundle(s, good, "lanes")
+    set_case(d, LANES=2147483648)
+    s.bad("LANES=2^31 is refused before any build", ["run", d], "LANES must be 1..256")
     s.bad("--max-cycles past 64 bits", ["run", small, "--max-cycles", "9" * 23], "--max-cycles")
     s.bad("--hang-cycles -1", ["run", small, "--hang-cycles", "-1"], "--hang-cycles")
     afile = s.path("afile")
@@ -81,6 +87,12 @@ def main():
     s2.bad("otpu-rtl build: a bad option: one line", ["build", "--bogus"], "unknown option")
     s2.bad("otpu-rtl run: a misspelt fault plusarg", ["run", small, "+otpu_drop_nn=1"],
            "unknown +otpu_ plusarg")
+    eq = copy_bundle(s, small, "a=b")  # a folder name with '=' is a folder, not KEY=VALUE
+    rc, out, err, _ = s2.run("path", "--bundle", eq)
+    s2.check("otpu-rtl path --bundle of a folder whose name holds '='",
+             rc == 0 and out.strip().endswith("otpu-rtl-sim"), f"{rc} {out} {err}")
+    s2.bad("otpu-rtl path: a field value that is not a number", ["path", "D=040"],
+           "'D=040': not KEY=VALUE with a number")
     s.failed += s2.failed
     s.passed += s2.passed
     rc, out, _, _ = s.run("--help")
@@ -110,6 +122,18 @@ def main():
     rc, out, err, _ = s.run("run", d, "--report", s.path("r_ee"))
     s.check("a clean run where the bundle expects an error is not a PASS",
             rc == 6 and "agree on a clean run" in out, f"{rc} {out} {err}")
+
+    # --no-check: never reads like a pass; the RTL's own outcome is still held to expect=
+    rc, out, err, _ = s.run("run", small, "--no-check", "+otpu_flip_unit=0", "+otpu_flip_n=3")
+    s.check("--no-check with a fault planted: UNCHECKED, exit 0 (the RTL halted, as expected)",
+            rc == 0 and "lockstep: UNCHECKED" in out and "PASS" not in out
+            and "plusargs were not checked" in out, f"{rc} {out} {err}")
+    d = copy_bundle(s, small, "nocheck_expects_error")
+    set_case(d, expect="error")
+    rc, out, err, _ = s.run("run", d, "--no-check")
+    s.check("--no-check: an RTL outcome that contradicts expect= is exit 6",
+            rc == 6 and "UNCHECKED" in out and "contradicts the bundle's expect=error" in out,
+            f"{rc} {out} {err}")
 
     # the report folder: never a stale report, never an empty folder left by a failed run
     r = s.path("report")

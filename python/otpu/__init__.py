@@ -15,8 +15,10 @@ step(slice=None) (returns the Step's retired instructions and their writes), run
 slice); read/write of TMEM, DRAM, ACT RAM, scales and registers (read_tmem, write_tmem,
 read_dram, ..., regs, set_reg; or read(space, addr, count) with the spaces REG, TMEM, DRAM,
 ACT, ASCALE); state(slice) (pc, icount, halted, loops); final_text(slice) (the golden
-final_<s>.txt). Errors: OtpuError (slice, pc, n, instruction, words, addr, kind), and
-OtpuInputError for bad input (a bundle that cannot be read, an access out of range).
+final_<s>.txt). Errors: OtpuError (slice, pc, n, instruction, words, addr, kind), sticky: a
+machine stopped by one raises it again; OtpuInputError for bad input (a bundle that cannot be
+read, an access out of range, a closed machine); every integer is checked before it reaches C
+(TypeError for a float or a bool, OverflowError when too big for its C type).
 otpu.isasim is a thin layer with the public surface of openTPU's isasim (Config, Machine,
 slices with tget/tput, SimError) over the same model; otpu.asm builds instructions.
 

@@ -36,7 +36,8 @@ class LoopC(ctypes.Structure):
 class ViewC(ctypes.Structure):             # sim/machine.h otpu_slice_view
     _fields_ = [("dram", P), ("tmem", P), ("act", P), ("ascale", P),
                 ("R", ctypes.POINTER(c_u32)), ("pc", c_u32), ("icount", c_u64),
-                ("stalls", c_u64), ("halted", c_int), ("prog", ctypes.POINTER(InstrC)),
+                ("stalls", c_u64), ("halted", c_int), ("failed", c_int),
+                ("prog", ctypes.POINTER(InstrC)),
                 ("nprog", c_u32), ("loop_depth", ctypes.c_uint), ("loops", LoopC * 4)]
 
 
@@ -127,6 +128,7 @@ def _declare(lib):
     f("otpu_machine_write", c_int, P, c_u32, c_int, c_u64, c_u64, P, E)
     f("otpu_machine_memory", P, P, c_u32, c_int)
     f("otpu_machine_run_to", c_int, P, c_u32, c_u32, c_u64)
+    f("otpu_machine_clear_error", None, P)
     f("otpu_machine_step_next", c_int, P, ctypes.POINTER(c_int))
     f("otpu_final_text", c_int, P, c_u32, ctypes.c_char_p, c_size)
     f("otpu_bundle_open", ctypes.POINTER(BundleHeadC), ctypes.c_char_p, ctypes.c_char_p, c_size)
@@ -151,6 +153,29 @@ def _check_layout(lib):
             raise OSError(f"libotpusim's otpu_config does not match this binding (field {name})")
 
 
+def _check_view(lib):
+    """The mirror of otpu_slice_view must match too (a field added in C shifts the pointers
+    after it, and reading through one would crash): a machine of one HALT, its view compared
+    with what the library says elsewhere."""
+    c, err = lib.otpu_config_default(), ErrorC()
+    m = lib.otpu_machine_new(ctypes.byref(c), ctypes.byref(err))
+    if not m:
+        return                  # (Machine() will report why: a bad $OTPU_DOT_PATH, no memory)
+    try:
+        halt = (c_u32 * 8)(1)
+        lib.otpu_machine_load_program(m, 0, halt, 8, ctypes.byref(err))
+        v = lib.otpu_machine_view(m, 0)
+        # the pointers and counts first: prog is read only once they are right
+        ok = ([v.tmem, v.dram, v.act, v.ascale] == [lib.otpu_machine_memory(m, 0, sp)
+                                                    for sp in (1, 2, 3, 4)]
+              and (v.pc, v.icount, v.halted, v.failed, v.nprog, v.loop_depth) == (0, 0, 0, 0, 1, 0)
+              and v.prog[0].w[0] == 1)
+    finally:
+        lib.otpu_machine_free(m)
+    if not ok:
+        raise OSError("libotpusim's otpu_slice_view does not match this binding")
+
+
 def load():
     path = find()
     lib = ctypes.CDLL(path)
@@ -159,6 +184,7 @@ def load():
     except AttributeError as e:
         raise OSError(f"{path}: not a libotpusim this binding can use ({e})") from None
     _check_layout(lib)
+    _check_view(lib)
     lib.path = path
     return lib
 

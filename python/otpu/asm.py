@@ -5,6 +5,8 @@ Keyword arguments name the operands; the register of an R[reg] + imm operand is 
 as the ISA assigns it."""
 import struct
 
+from ._check import word
+
 NOP, HALT, LI, ADDI, LOOP, BAR, RLD, WAITW = 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07
 LD, ST, DSTEP, STREAM = 0x10, 0x11, 0x12, 0x13
 MM, QACT, QST, VOP, GATHER = 0x20, 0x21, 0x22, 0x30, 0x40
@@ -26,7 +28,7 @@ class Instr:
     __slots__ = ("op", "ra", "rb", "rc", "rd", "flags", "w")
 
     def __init__(self, op, ra=0, rb=0, rc=0, rd=0, flags=0, w=()):
-        imm = [int(x) & 0xFFFFFFFF for x in w]
+        imm = [word(x, f"immediate w{k + 1}") for k, x in enumerate(w)]   # never wrapped
         if len(imm) > 7 or not all(0 <= r < 16 for r in (ra, rb, rc, rd)):
             raise ValueError("an instruction has 7 immediates and registers 0..15")
         self.op, self.ra, self.rb, self.rc, self.rd, self.flags = op, ra, rb, rc, rd, flags

@@ -214,6 +214,7 @@ class Machine:
         if len(args) > 8:
             raise ValueError("at most 8 run arguments")
         self._model.set_args(args + [0] * (8 - len(args)))
+        self._model.clear_error()  # (a SimError of the last run does not stop the next)
         for s, prog in enumerate(programs):
             self.slices[s].prog = list(prog)
             self._model.load_program(s, prog)

@@ -6,6 +6,7 @@ import pytest
 
 import otpu
 from otpu import asm as A
+from conftest import run_python
 
 
 @pytest.fixture(params=[True, False], ids=["numpy", "stdlib"])
@@ -84,3 +85,60 @@ def test_bad_slice_and_space():
         m.read_tmem(0, 1, slice=2)
     with pytest.raises(otpu.OtpuInputError, match="no memory space"):
         m.read(7, 0, 1)
+
+
+VIEWS_AFTER_CLOSE = """
+import gc, sys, weakref
+if sys.argv[1] == "hidden":
+    sys.modules["numpy"] = None                      # "import numpy" fails: the stdlib path
+import otpu
+assert (otpu.machine._np is None) == (sys.argv[1] == "hidden")
+make = lambda: otpu.Machine(otpu.Config(TMEM_WORDS=4096))
+m = make()
+t = m.memory(otpu.TMEM)
+part = t[8:16]
+t[5] = 7
+owner = weakref.ref(m._owner)
+m.close()
+try:
+    m.read_tmem(5, 1)
+    raise AssertionError("a closed machine was read")
+except otpu.OtpuInputError as e:
+    assert "the machine is closed" in str(e)
+assert t[5] == 7 and len(t) == 4096                  # the memory it showed, still there
+t[6] = 8
+part[0] = 9
+assert t[6] == 8 and t[8] == 9 and part[0] == 9
+with make() as m2:                                   # a view taken in a with block
+    d = m2.memory(otpu.DRAM)
+d[100] = 1
+assert d[100] == 1 and len(d) == 1 << 20
+a = make().memory(otpu.ACT)                          # its Machine is collected at once
+a[0] = -1
+assert a[0] == -1
+del t
+gc.collect()
+assert owner() is not None                           # part still shows that memory
+del part
+gc.collect()
+assert owner() is None                               # freed with the last view
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("numpy", ["numpy", "hidden"])
+def test_views_outlive_close_and_never_read_freed_memory(numpy):
+    """memory() views after close(), a with block or the Machine's collection: the memory stays
+    until the last view goes (with numpy: arrays; without: memoryviews). In a subprocess: a
+    use of freed memory would crash it, not this run."""
+    r = run_python("-c", VIEWS_AFTER_CLOSE, numpy)
+    assert r.returncode == 0 and r.stdout == "ok\n", f"exit {r.returncode}: {r.stderr[-3000:]}"
+
+
+def test_memoryviews_without_numpy():
+    m = otpu.Machine(otpu.Config(), numpy=False)
+    t, act = m.memory(otpu.TMEM), m.memory(otpu.ACT)
+    assert isinstance(t, memoryview) and t.format == "I" and act.format == "b"
+    t[3] = 0xFFFFFFFF
+    act[1] = -5
+    assert m.read_tmem(3, 1)[0] == 0xFFFFFFFF and m.read_act(1, 1)[0] == -5

@@ -50,6 +50,16 @@ def test_load_keeps_memory_and_takes_args():
     assert s.R[2] == 42 and s.R[1] == 0 and s.tget([7])[0] == 3.0
 
 
+def test_load_after_an_error_runs_the_new_programs():
+    m = Machine(Config(), [[A.li(1, 5), A.ld(dram=3, tmem=0, n=1), A.halt()]], [None])
+    with pytest.raises(SimError, match="bad DRAM word address"):
+        m.run()
+    with pytest.raises(SimError, match="bad DRAM word address"):   # sticky until a load
+        m.run()
+    m.load([[A.li(2, 7), A.halt()]]).run()
+    assert m.slices[0].R[2] == 7 and m.slices[0].halted
+
+
 def test_programs_as_words_and_errors():
     words = np.array([w for ins in [A.li(3, 9), A.halt()] for w in ins.encode()], np.uint32)
     assert Machine(Config(), [words], [None]).run().slices[0].R[3] == 9
