@@ -4,6 +4,8 @@
 #include "report.h"
 
 #include <jansson.h>
+
+#include "json_input.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,11 +85,10 @@ static otpu_div_fact *facts(json_t *a, size_t *n)
 int otpu_report_read(const char *path, otpu_report_stored *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    json_error_t je;
-    json_t *o = json_load_file(path, 0, &je);
+    char why[512];
+    json_t *o = otpu_json_read(path, OTPU_JSON_MAX_BYTES, why, sizeof why);
     if (!o)
-        return snprintf(err, errlen, "%s: not a divergence report (%s, line %d)", path, je.text,
-                        je.line), -1;
+        return snprintf(err, errlen, "not a divergence report: %s", why), -1;
     if (strcmp(str(o, "schema"), "otpu-lockstep/divergence/1")) {
         json_decref(o);
         return snprintf(err, errlen, "%s: not a divergence report (schema '%s', expected "

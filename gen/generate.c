@@ -260,6 +260,52 @@ static int check_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_
     return r;
 }
 
+/* The intended error stops the reference's machine at once, so on several slices the others'
+ * programs are checked here too: run in slice-errors mode (machine.h), as the RTL runs them,
+ * every slice must end (halt, or the intended kind of error) within the step limit. An other
+ * error of a slice is repaired as run_once repairs one. */
+static int every_slice_ends(gen_ctx *c, const otpu_bundle *b, gen_info *info)
+{
+    uint32_t *prog[OTPU_MAX_SLICES];
+    size_t pw[OTPU_MAX_SLICES], dl[OTPU_MAX_SLICES];
+    uint8_t *dram[OTPU_MAX_SLICES];
+    otpu_bundle t;
+    to_bundle(c, &t, prog, pw, dram, dl);
+    t.host = b->host; /* (borrowed) */
+    t.host_text = b->host_text;
+    t.host_len = b->host_len;
+    int oom = 0;
+    for (unsigned s = 0; s < c->cfg.S; s++)
+        oom |= !prog[s];
+    otpu_error e;
+    otpu_machine *m = oom ? NULL : otpu_bundle_machine(&t, &e);
+    for (unsigned s = 0; s < c->cfg.S; s++)
+        free(prog[s]);
+    if (!m)
+        return RUN_DISCARD;
+    otpu_machine_set_strict(m, OTPU_STRICT_ALL);
+    otpu_machine_set_slice_errors(m, 1);
+    otpu_machine_run(m, MAX_STEPS);
+    int r = otpu_machine_steps(m) >= MAX_STEPS ? RUN_DISCARD : RUN_ACCEPT;
+    for (uint32_t s = 0; s < c->cfg.S && r == RUN_ACCEPT; s++) {
+        const otpu_error *se = otpu_machine_slice_error(m, s);
+        if (!se || se->kind == c->want_kind)
+            continue;
+        gen_prog *p = &c->prog[s];
+        if (se->kind == OTPU_ERR_COLLECTIVE || se->pc >= p->n) {
+            r = RUN_DISCARD;
+        } else {
+            otpu_instr *in = &p->ins[se->pc];
+            info->repaired++;
+            otpu_encode_operands(in->op == OTPU_OP_HALT ? OTPU_OP_HALT : OTPU_OP_NOP,
+                                 &(otpu_ops){0}, in);
+            r = RUN_REPAIRED;
+        }
+    }
+    otpu_machine_free(m);
+    return r;
+}
+
 static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_info *info)
 {
     uint32_t *prog[OTPU_MAX_SLICES];
@@ -295,6 +341,9 @@ static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_in
     if (c->want_error && copy.kind == c->want_kind &&
         (c->want_pc == UINT32_MAX ||
          ((uint32_t)copy.slice == c->want_slice && copy.pc == c->want_pc))) {
+        int others = c->cfg.S > 1 ? every_slice_ends(c, b, info) : RUN_ACCEPT;
+        if (others != RUN_ACCEPT)
+            return others;
         snprintf(msg, msglen, "%s",
                  otpu_err_classify(copy.msg) == copy.kind ? copy.msg
                                                           : reference_wording(copy.kind));

@@ -55,20 +55,10 @@ static int bad(const char *fmt, ...)
     return 2;
 }
 
-/* decimal without leading zeros, or 0x hex: the bundle grammar's numbers */
+/* decimal without leading zeros, or 0x hex: the bundle grammar's numbers (input.h) */
 static int number(const char *s, uint64_t *v)
 {
-    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    const char *p = hex ? s + 2 : s;
-    const char *digits = hex ? "0123456789abcdefABCDEF" : "0123456789";
-    if (!*p || (!hex && p[0] == '0' && p[1]) || strspn(p, digits) != strlen(p))
-        return -1;
-    errno = 0;
-    unsigned long long x = strtoull(p, NULL, hex ? 16 : 10);
-    if (errno)
-        return -1;
-    *v = x;
-    return 0;
+    return otpu_parse_number(s, strlen(s), v);
 }
 
 static void print_help(void)

@@ -42,6 +42,7 @@ const Known kKnown[] = {
     {"otpu_early_unit", 0, 4, "otpu_early_n"}, {"otpu_early_n", 1, kIntMax, "otpu_early_unit"},
     {"otpu_fp_n", 1, kIntMax, nullptr},        {"otpu_fp_bit", 0, 31, "otpu_fp_n"},
     {"otpu_waitw_limit", 1, kIntMax, nullptr}, {"otpu_waitw_early", 1, kIntMax, nullptr},
+    {"otpu_host_drop_write", 1, kIntMax, nullptr},
 };
 
 const Known *find(const std::string &name) {
@@ -63,6 +64,14 @@ bool parse_decimal(const std::string &v, int64_t *out) {
 }
 
 }  // namespace
+
+uint64_t plusarg_value(const std::vector<std::string> &plusargs, const std::string &prefix) {
+  uint64_t v = 0;
+  for (const std::string &p : plusargs)
+    if (p.compare(0, prefix.size(), prefix) == 0 && !parse_count(p.substr(prefix.size()), &v))
+      v = 0;
+  return v;
+}
 
 std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c,
                            bool opentpu) {

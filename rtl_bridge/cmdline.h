@@ -16,6 +16,10 @@ std::string printable(const std::string &s);
 // a count: decimal without leading zeros, or 0x hex, within 64 bits; false for anything else
 bool parse_count(const std::string &v, uint64_t *out);
 
+// The value of the plusarg prefix (e.g. "+otpu_host_drop_write=") as checked by
+// check_plusargs, or 0 when it is not given.
+uint64_t plusarg_value(const std::vector<std::string> &plusargs, const std::string &prefix);
+
 // "" when every +otpu_* argument is known, well formed and effective for the Config, else the
 // one-line reason naming the argument (printable). Plusargs outside the +otpu_ namespace are not
 // judged. openTPU's RTL (`opentpu`) has none of the +otpu_* faults and takes its input folder

@@ -32,9 +32,31 @@ const Workaround kWorkarounds[] = {
      "same 31 bits"},
 };
 
-// The opcodes `OP_<NAME> = <value>` of openTPU's package (SystemVerilog numbers: 8'h10, 'h10, 16).
-std::set<unsigned> package_opcodes(const std::string &text) {
+// text with its SystemVerilog comments (// to the end of the line, /* ... */) blanked out, string
+// literals kept: what a declaration inside a comment says is not declared
+std::string without_comments(std::string t) {
+  for (size_t i = 0; i < t.size(); i++) {
+    if (t[i] == '"') {  // a string: to its closing quote (\" inside it escaped)
+      for (i++; i < t.size() && t[i] != '"'; i++)
+        if (t[i] == '\\') i++;
+    } else if (t.compare(i, 2, "//") == 0) {
+      for (; i < t.size() && t[i] != '\n'; i++) t[i] = ' ';
+    } else if (t.compare(i, 2, "/*") == 0) {
+      size_t end = t.find("*/", i + 2);
+      end = end == std::string::npos ? t.size() : end + 2;
+      for (; i < end; i++)
+        if (t[i] != '\n') t[i] = ' ';
+      i--;
+    }
+  }
+  return t;
+}
+
+// The opcodes `OP_<NAME> = <value>` of openTPU's package (SystemVerilog numbers: 8'h10, 'h10, 16),
+// outside comments.
+std::set<unsigned> package_opcodes(const std::string &source) {
   std::set<unsigned> ops;
+  const std::string text = without_comments(source);
   for (size_t k = 0; (k = text.find("OP_", k)) != std::string::npos; k += 3) {
     if (k > 0 && (isalnum(static_cast<unsigned char>(text[k - 1])) || text[k - 1] == '_'))
       continue;

@@ -82,7 +82,7 @@ constexpr int kExitCrash = 5;
 constexpr int kExitExpectation = 6;
 
 int bad(const std::string &msg) {
-  fprintf(stderr, "otpu-lockstep: %s\n", msg.c_str());
+  fprintf(stderr, "otpu-lockstep: %s\n", printable(msg).c_str());
   return 2;
 }
 

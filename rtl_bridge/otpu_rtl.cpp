@@ -38,16 +38,19 @@ const char kUsage[] =
     "\n"
     "run: the bundle on the reference RTL built for its Config (built and cached on first use);\n"
     "     --dump writes final_<s>.txt in the golden format, --fst a waveform (traced build),\n"
-    "     --systemc runs the SystemC top. Exit: 0 ok, 1 a simulated error, 2 bad input,\n"
-    "     3 timeout, 4 the build failed.\n"
+    "     --systemc runs the SystemC top.\n"
     "build, path: build (or find) the simulator of a Config and print its path.\n"
     "--dut opentpu=PATH: openTPU's own RTL from the checkout at PATH instead of the reference\n"
     "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: $OTPU_DUT, else\n"
-    "     reference.\n";
+    "     reference.\n"
+    "\n"
+    "exit status: 0 every slice halted (build, path: done), 1 a simulated error or a failed\n"
+    "             host step, 2 bad input, 3 timeout, 4 the build failed; 128+N: signal N\n"
+    "             (docs/exit-status.md)\n";
 
 // a bad command line: one line naming the problem
 int bad(const std::string &why) {
-  fprintf(stderr, "otpu-rtl: %s (see --help)\n", why.c_str());
+  fprintf(stderr, "otpu-rtl: %s (see --help)\n", printable(why).c_str());
   return 2;
 }
 
@@ -62,7 +65,7 @@ int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
     if (i + 1 >= *argc) return bad("--dut needs reference or opentpu=PATH");
     std::string err;
     if (!parse_dut(argv[i + 1], dut, &err)) {
-      fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+      fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
       return 2;
     }
     for (int k = i; k + 2 <= *argc; k++) argv[k] = argv[k + 2];
@@ -75,7 +78,7 @@ int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
 int dut_of(int *argc, char **argv, RtlDut *dut) {
   std::string err;
   if (!dut_from_env(dut, &err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+    fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
     return 2;
   }
   return take_dut(argc, argv, 2, dut);
@@ -89,7 +92,7 @@ int cmd_run(int argc, char **argv) {
   otpu_config c;
   std::string err;
   if (!read_bundle_config(bundle, &c, &err, dut)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+    fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
     return 2;
   }
   bool fst = false, systemc = false;
@@ -106,7 +109,7 @@ int cmd_run(int argc, char **argv) {
   }
   std::string why = check_plusargs(plusargs, c, dut.opentpu);
   if (!why.empty()) {
-    fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
     return 2;
   }
   if (fst && systemc) {
@@ -157,7 +160,7 @@ int cmd_build(int argc, char **argv, bool path_only) {
     otpu_config c;
     std::string err;
     if (!config_from_args(bundles, fields, &c, &err, dut)) {
-      fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+      fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
       return 2;
     }
     cfgs.push_back(c);

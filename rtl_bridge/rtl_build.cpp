@@ -20,6 +20,7 @@
 
 #include "bundle.h"
 #include "cache.h"
+#include "input.h"
 #include "install_dirs.h"
 #include "proc.h"
 #include "sha256.h"
@@ -247,7 +248,7 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
   std::string dir = tmpdir, log = dir + "/build.log";
   std::string cmd = "cd " + shell_quote(dir) + " && " + st.command;
   fprintf(stderr, "otpu-rtl: building %s\n", st.what.c_str());
-  for (const auto &n : st.notes) fprintf(stderr, "otpu-rtl: %s\n", n.c_str());
+  for (const auto &n : st.notes) fprintf(stderr, "otpu-rtl: %s\n", printable(n).c_str());
   for (const auto &f : st.files) {
     std::string p = dir + "/" + f.first;
     std::ofstream out;
@@ -288,7 +289,7 @@ bool obtain(const Step &st, const std::string &cache, std::string *path) {
   if (otpu_cache_get(cache.empty() ? nullptr : cache.c_str(), st.key.c_str(),
                      st.product.c_str(), st.what.c_str(), run_step, const_cast<Step *>(&st), p,
                      sizeof p, err, sizeof err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err);
+    fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
     return false;
   }
   *path = p;
@@ -425,11 +426,13 @@ std::string env_or(const char *name, const std::string &def) {
 }
 
 bool read_file(const std::string &path, std::string *out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *out = ss.str();
+  // a regular file of bounded size only (input.h): a FIFO or a device in a checkout, a report
+  // folder or a cache is refused, never read until it ends
+  char *data = nullptr, err[64];
+  size_t len = 0;
+  if (otpu_input_read(path.c_str(), size_t(1) << 30, &data, &len, err, sizeof err)) return false;
+  out->assign(data, len);
+  free(data);
   return true;
 }
 
@@ -589,7 +592,7 @@ int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
   if (!library_step(c, kind, dut, &lib, &err) || !obtain(lib, cache, &libpath) ||
       !simulator_step(lib, libpath.substr(0, libpath.rfind('/')), kind, dut, &sim, &err) ||
       !obtain(sim, cache, exe)) {
-    if (!err.empty()) fprintf(stderr, "otpu-rtl: %s\n", err.c_str());
+    if (!err.empty()) fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
     return 4;
   }
   if (rtl_key) *rtl_key = lib.key;

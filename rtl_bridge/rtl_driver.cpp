@@ -142,7 +142,7 @@ void log_state(void *user, int sid, int kind, uint32_t a, uint32_t b) {
 namespace {
 
 int usage(const std::string &why) {
-  fprintf(stderr, "otpu-rtl: %s (usage: rtl_bridge/rtl_driver.h)\n", why.c_str());
+  fprintf(stderr, "otpu-rtl: %s (usage: rtl_bridge/rtl_driver.h)\n", printable(why).c_str());
   return 2;
 }
 
@@ -431,7 +431,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   ReadBundle rb;
   char err[1024];
   if (otpu_bundle_read(bundle.c_str(), &rb.b, err, sizeof err)) {
-    fprintf(stderr, "otpu-rtl: %s\n", err);
+    fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
     return 2;
   }
   const otpu_bundle &b = rb.b;
@@ -444,7 +444,10 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   struct HostClose {
     ~HostClose() { rtl_host_close(); }
   } host_close;
-  if (!rtl_host_open(b)) {
+  uint64_t drop_write = plusarg_value(o.plusargs, "+otpu_host_drop_write=");
+  if (drop_write && !b.host.n)
+    return usage("+otpu_host_drop_write: the bundle has no host.txt (no write step to drop)");
+  if (!rtl_host_open(b, drop_write)) {
     fprintf(stderr, "otpu-rtl: out of memory for the host's steps\n");
     return 2;
   }
@@ -479,7 +482,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   // the files a DUT reads by itself (dut_stage.h), named by plusargs after the user's
   DutStage stage;
   if (!dut_stage(b, &stage, &why)) {
-    fprintf(stderr, "otpu-rtl: %s\n", why.c_str());
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
     return 2;
   }
   std::vector<char *> args(argv, argv + argc);
@@ -504,7 +507,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   if (la.on) {
     model.join();
     if (!sim.ls) {
-      fprintf(stderr, "otpu-lockstep: %s\n", lerr);
+      fprintf(stderr, "otpu-lockstep: %s\n", printable(lerr).c_str());
       return 2;
     }
     otpu_ls_attach(sim.ls);

@@ -32,6 +32,7 @@ struct Host {
   otpu_host *exec = nullptr;
   std::vector<Slice> sl;
   uint64_t cycle = 0;
+  uint64_t writes = 0, drop = 0;  // write steps begun; +otpu_host_drop_write: the one skipped
 };
 Host *g_host = nullptr;
 
@@ -58,6 +59,8 @@ int write(void *d, uint32_t s, uint64_t addr, const uint32_t *w, size_t n, char 
     x.writing = nullptr;
     return 0;
   }
+  Host *h = static_cast<Host *>(d);
+  if (++h->writes == h->drop) return 0;  // the planted fault: done, nothing written
   for (size_t k = 0; k < n; k++) x.queue.push_back({true, uint32_t(addr + 4 * k), w[k]});
   x.writing = w;
   return 1;
@@ -91,9 +94,10 @@ const otpu_host_device kDevice = {polling, halted, stopped, polls, now, write, r
 
 }  // namespace
 
-bool rtl_host_open(const otpu_bundle &b) {
+bool rtl_host_open(const otpu_bundle &b, uint64_t drop_write) {
   if (!b.host.n) return true;
   g_host = new Host;
+  g_host->drop = drop_write;
   g_host->sl.resize(b.cfg.S);
   uint32_t args[8] = {};
   for (unsigned k = 0; k < b.nargs && k < 8; k++) args[k] = b.args[k];

@@ -12,7 +12,8 @@
 #include "host.h"
 
 // Opens the host of bundle b (nothing to do without host.txt); false when out of memory.
-bool rtl_host_open(const otpu_bundle &b);
+// drop_write (a fault, +otpu_host_drop_write=N): the N-th write step is skipped (0: none).
+bool rtl_host_open(const otpu_bundle &b, uint64_t drop_write = 0);
 void rtl_host_close();
 // One round of steps at this time (clock edges since the start, reset included; it only
 // grows): as otpu_host_advance (OTPU_HOST_BUSY, OTPU_HOST_TIME, 0 waits or done, -1 stopped);

@@ -3,6 +3,8 @@
 
 #include <jansson.h>
 
+#include "json_input.h"
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -52,9 +54,10 @@ bool one_bit(const std::string &name) {
 }  // namespace
 
 bool write_wave_view(const std::string &report, std::string *why) {
-  json_error_t je;
-  json_t *root = json_load_file((report + "/divergence.json").c_str(), 0, &je);
-  if (!root) return *why = "cannot read divergence.json", false;
+  char err[512];
+  json_t *root = otpu_json_read((report + "/divergence.json").c_str(), OTPU_JSON_MAX_BYTES, err,
+                                sizeof err);
+  if (!root) return *why = err, false;
   json_t *wave = json_object_get(root, "waveform");
   const char *fst = json_string_value(json_object_get(wave, "file"));
   const char *kind = json_string_value(json_object_get(root, "kind"));

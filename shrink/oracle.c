@@ -1,19 +1,30 @@
 /* oracle.c - running a candidate and comparing its failure with the original's (oracle.h). */
 #include "oracle.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "input.h"
+#include "json_input.h"
 #include "machine.h"
 #include "proc.h"
 #include "sha256.h"
 
-enum { CMD_MAX = 16384 };
+enum {
+    CMD_MAX = 16384,
+    TIMEOUT_CODE = 124, /* a candidate's command that ran out of time (as timeout(1)) */
+};
+
+/* What the C model makes of a bundle: how it ends, and whether the host's steps all ran and
+ * held (a candidate whose host awaits a WAITW the shrinker deleted does not). */
+typedef struct {
+    otpu_err_kind kind; /* OTPU_ERR_NONE: every slice halted */
+    int host_fails;
+} outcome;
 
 struct shrink_oracle {
     shrink_oracle_options opt;
@@ -21,8 +32,9 @@ struct shrink_oracle {
     char command[CMD_MAX];
     char sig[512];
     int fails;
-    otpu_err_kind model_kind; /* the original's model outcome */
+    outcome model;            /* the original's */
     uint64_t max_steps;
+    double timeout;           /* seconds a candidate's command may take */
     int has_where;
     uint32_t where_slice, where_pc;
     char (*keys)[65];         /* judged candidates: content digest and verdict */
@@ -31,18 +43,26 @@ struct shrink_oracle {
     shrink_oracle_counts counts;
 };
 
-/* The model's outcome: OTPU_ERR_NONE when every slice halts, else the error's kind. */
-static otpu_err_kind model_outcome(const otpu_bundle *b, uint64_t max_steps, uint64_t *steps)
+static outcome model_outcome(const otpu_bundle *b, uint64_t max_steps, uint64_t *steps)
 {
     otpu_error e;
     otpu_machine *m = otpu_bundle_machine(b, &e);
     if (!m)
-        return e.kind == OTPU_ERR_NONE ? OTPU_ERR_NOMEM : e.kind;
-    otpu_err_kind k = otpu_machine_run(m, max_steps) ? otpu_machine_error(m)->kind : OTPU_ERR_NONE;
+        return (outcome){e.kind == OTPU_ERR_NONE ? OTPU_ERR_NOMEM : e.kind, 0};
+    outcome r = {otpu_machine_run(m, max_steps) ? otpu_machine_error(m)->kind : OTPU_ERR_NONE, 0};
+    char why[8];
+    r.host_fails = otpu_machine_host(m) && otpu_host_verdict(otpu_machine_host(m), why, sizeof why);
     if (steps)
         *steps = otpu_machine_steps(m);
     otpu_machine_free(m);
-    return k;
+    return r;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* What a run can depend on: the Config, arguments, expectations, programs, DRAM, plusargs. */
@@ -59,6 +79,12 @@ static void digest(const otpu_bundle *b, char out[65])
     otpu_sha256_update(h, &b->expect_error, sizeof b->expect_error);
     otpu_sha256_update(h, b->error, strlen(b->error) + 1);
     otpu_sha256_update(h, b->plusargs, strlen(b->plusargs) + 1);
+    otpu_sha256_update(h, &b->host_len, sizeof b->host_len);
+    if (b->host_text) /* (the programs its load steps name come with it) */
+        otpu_sha256_update(h, b->host_text, b->host_len);
+    for (size_t k = 0; k < b->host.n; k++)
+        otpu_sha256_update(h, b->host.steps[k].words,
+                           b->host.steps[k].nwords * sizeof b->host.steps[k].words[0]);
     for (uint32_t s = 0; s < b->cfg.S; s++) {
         size_t len = b->dram_len[s];
         while (len && !b->dram[s][len - 1])
@@ -71,37 +97,6 @@ static void digest(const otpu_bundle *b, char out[65])
     otpu_sha256_final(h, out);
 }
 
-/* Removes the files of a folder of ours (the candidate's), so no slice of an earlier candidate
- * is left behind. */
-static void clear_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char path[4400];
-    for (struct dirent *e; (e = readdir(d));)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    closedir(d);
-}
-
-static void shell_quote(const char *s, char *out, size_t n)
-{
-    size_t o = 0;
-    out[o++] = '\'';
-    for (; *s && o + 5 < n; s++) {
-        if (*s == '\'') {
-            memcpy(out + o, "'\\''", 4);
-            o += 4;
-        } else {
-            out[o++] = *s;
-        }
-    }
-    out[o++] = '\'';
-    out[o] = 0;
-}
 
 /* The --cmd template with each {} replaced by q. */
 static int expand(const char *tmpl, const char *q, char *out, size_t n)
@@ -120,20 +115,26 @@ static int expand(const char *tmpl, const char *q, char *out, size_t n)
     return 0;
 }
 
-/* Writes c as the candidate and runs the command on it: its exit status (128 + N for a
- * signal) in *code. */
-static int run(shrink_oracle *o, const otpu_bundle *c, int *code, char *err, size_t n)
+/* Writes c as the candidate: the bundle as every tool will read it (-1 with err: it cannot be
+ * written). */
+static int write_candidate(shrink_oracle *o, const otpu_bundle *c, char *err, size_t n)
 {
-    clear_dir(o->cand);
-    if (otpu_bundle_write(o->cand, c, err, n))
-        return -1;
+    return otpu_bundle_write(o->cand, c, err, n);
+}
+
+/* Runs the command on the written candidate (c: its plusargs) within the time limit: its exit
+ * status (128 + N for a signal, TIMEOUT_CODE when the limit ran out) in *code. */
+static int run(shrink_oracle *o, const otpu_bundle *c, double limit, int *code, char *err,
+               size_t n)
+{
     unlink(o->log);
     char buf[CMD_MAX], plus[sizeof c->plusargs];
     char *argv[8 + sizeof c->plusargs / 2];
     size_t k = 0;
     if (o->opt.cmd) {
         char q[4200];
-        shell_quote(o->cand, q, sizeof q);
+        if (!otpu_shell_quote(o->cand, q, sizeof q))
+            return otpu_fail_msg(err, n, "%s: a name --cmd cannot quote", o->cand);
         if (expand(o->opt.cmd, q, buf, sizeof buf))
             return otpu_fail_msg(err, n, "--cmd: the command is longer than %d bytes", CMD_MAX);
         argv[k++] = "/bin/sh";
@@ -153,22 +154,23 @@ static int run(shrink_oracle *o, const otpu_bundle *c, int *code, char *err, siz
     }
     argv[k] = NULL;
     otpu_proc_status st;
-    if (otpu_proc_run_group(argv, o->log, &st))
+    if (otpu_proc_run_group_for(argv, o->log, limit, &st))
         return otpu_fail_msg(err, n, "%s: cannot run", argv[0]);
     if (st.interrupted)
         return otpu_fail_msg(err, n, "interrupted by signal %d", st.interrupted);
-    *code = st.signal ? 128 + st.signal : st.code;
+    *code = st.timed_out ? TIMEOUT_CODE : st.signal ? 128 + st.signal : st.code;
     return 0;
 }
 
 /* The run's failure signature: the exit status, and the divergence otpu-lockstep reported. */
 static void signature(shrink_oracle *o, int code, char *sig, size_t n)
 {
-    snprintf(sig, n, "exit %d", code);
+    snprintf(sig, n, code == TIMEOUT_CODE ? "exit %d (timed out)" : "exit %d", code);
     o->has_where = 0;
     if (o->opt.cmd)
         return;
-    json_t *j = json_load_file(o->json, 0, NULL);
+    char why[256];
+    json_t *j = otpu_json_read(o->json, OTPU_JSON_MAX_BYTES, why, sizeof why);
     if (!j)
         return;
     const char *kind = json_string_value(json_object_get(j, "kind"));
@@ -225,13 +227,17 @@ shrink_oracle *shrink_oracle_new(const shrink_oracle_options *opt, const otpu_bu
     /* a candidate may run at most 4 times the original's steps (plus room for small ones):
      * an edit cannot make a program loop for ever */
     uint64_t steps = 0;
-    o->model_kind = model_outcome(b, 1000000000, &steps);
+    o->model = model_outcome(b, 1000000000, &steps);
     o->max_steps = 4 * steps + 1000000;
     int code;
-    if (run(o, b, &code, err, n)) {
+    double t0 = now_s();
+    if (write_candidate(o, b, err, n) || run(o, b, 0, &code, err, n)) {
         shrink_oracle_free(o);
         return NULL;
     }
+    /* a candidate's command may take ten times the original's, and a minute more (a candidate
+     * that loops is a hang, not the failure) */
+    o->timeout = opt->timeout > 0 ? opt->timeout : 10 * (now_s() - t0) + 60;
     signature(o, code, o->sig, sizeof o->sig);
     o->fails = code != 0;
     int judged = o->opt.cmd ? code != 126 && code != 127
@@ -314,12 +320,24 @@ int shrink_oracle_test(shrink_oracle *o, const otpu_bundle *c, char *err, size_t
             return o->verdicts[i];
         }
     int verdict = 0;
-    if (model_outcome(c, o->max_steps, NULL) != o->model_kind) {
+    /* the candidate as the tools will read it: an invalid one (host steps for a slice it no
+     * longer has, say) is no repro */
+    otpu_bundle v;
+    char why[512];
+    if (write_candidate(o, c, err, n))
+        return -1;
+    int valid = !otpu_bundle_read(o->cand, &v, why, sizeof why);
+    outcome oc = valid ? model_outcome(&v, o->max_steps, NULL) : (outcome){0};
+    if (valid)
+        otpu_bundle_free(&v);
+    if (!valid) {
+        o->counts.invalid++;
+    } else if (oc.kind != o->model.kind || oc.host_fails != o->model.host_fails) {
         o->counts.model++;
     } else {
         int code;
         o->counts.runs++;
-        if (run(o, c, &code, err, n))
+        if (run(o, c, o->timeout, &code, err, n))
             return -1;
         if (code == 127) { /* not a verdict: the command (or its program) could not start */
             char line[200];
@@ -340,4 +358,14 @@ int shrink_oracle_test(shrink_oracle *o, const otpu_bundle *c, char *err, size_t
     }
     remember(o, key, verdict);
     return verdict;
+}
+
+int shrink_oracle_confirm(shrink_oracle *o, const otpu_bundle *c, char *sig, size_t siglen,
+                          char *err, size_t n)
+{
+    int code;
+    if (write_candidate(o, c, err, n) || run(o, c, o->timeout, &code, err, n))
+        return -1;
+    signature(o, code, sig, siglen);
+    return !strcmp(sig, o->sig);
 }

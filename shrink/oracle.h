@@ -21,6 +21,8 @@ typedef struct {
     const char *lockstep; /* the default command's otpu-lockstep (unused with cmd) */
     const char *cmd;      /* a shell command, {} the candidate's path; NULL: otpu-lockstep */
     const char *tmp;      /* a private folder for the candidate, its report and the run's log */
+    double timeout;       /* seconds a candidate's command may take (killed past it: a
+                           * different failure); 0: ten times the original's run, plus 60 */
 } shrink_oracle_options;
 
 /* Judges the original bundle b: its model outcome and the command's failure signature.
@@ -39,8 +41,14 @@ const char *shrink_oracle_command(const shrink_oracle *o);
 
 /* 1 if candidate c fails the same way, 0 if not, -1 with one line in err (a file could not
  * be written, the command could not be started; or the tool was sent a signal meanwhile:
- * otpu_proc_interrupted, proc.h, says which). */
+ * otpu_proc_interrupted, proc.h, says which). A candidate is first written and read back as a
+ * bundle (an invalid one is not the same failure), and the model's outcome, host steps
+ * included, must be the original's. */
 int shrink_oracle_test(shrink_oracle *o, const otpu_bundle *c, char *err, size_t n);
+/* Runs the command on c once more, nothing remembered: 1 if it fails the same way, 0 if not
+ * (its failure in sig), -1 with err. The reduced bundle is checked so before it is kept. */
+int shrink_oracle_confirm(shrink_oracle *o, const otpu_bundle *c, char *sig, size_t siglen,
+                          char *err, size_t n);
 
 /* Where the last bundle found failing the same way diverged: 1 with its slice and pc, or 0
  * if the command named no instruction. */
@@ -49,7 +57,8 @@ int shrink_oracle_where(const shrink_oracle *o, uint32_t *slice, uint32_t *pc);
 typedef struct {
     uint64_t tried;  /* candidates judged */
     uint64_t runs;   /* of them, run by the command */
-    uint64_t model;  /* rejected by the model's outcome alone */
+    uint64_t model;  /* rejected by the model's outcome alone (host steps included) */
+    uint64_t invalid; /* not a valid bundle (rejected unrun) */
     uint64_t cached; /* judged before */
 } shrink_oracle_counts;
 shrink_oracle_counts shrink_oracle_counts_get(const shrink_oracle *o);

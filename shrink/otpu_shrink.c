@@ -1,10 +1,12 @@
 /* otpu-shrink - reduces a failing run bundle to a locally minimal one that fails the same way.
  *
  *   otpu-shrink BUNDLE [--cmd 'COMMAND {}'] [--lockstep PATH] [--out DIR] [--max-tries N]
+ *               [--timeout S]
  *
  * The passes (passes.h) run coarse to fine, again and again until none of them finds a
- * smaller candidate that fails the same way (oracle.h). Exit: 0 the reduced bundle is
- * written, 1 the bundle does not fail (nothing to shrink), 2 bad input. */
+ * smaller candidate that fails the same way (oracle.h); the result is run once more and kept
+ * only if it still does. Exit: 0 the reduced bundle is written, 1 the bundle does not fail
+ * (nothing to shrink) or its reduced form did not fail the same way again, 2 bad input. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -22,12 +24,14 @@
 
 static const char usage[] =
     "usage: otpu-shrink BUNDLE [--cmd 'COMMAND {}'] [--lockstep PATH] [--out DIR]\n"
-    "                   [--max-tries N]\n"
+    "                   [--max-tries N] [--timeout S]\n"
     "\n"
     "Reduces a failing bundle (delta debugging over slices, register operands, instructions,\n"
     "LOOP counts, HALT CHAINs and DRAM ranges) until no smaller candidate fails the same way:\n"
     "the command's exit status and, with otpu-lockstep, the divergence's kind, unit and\n"
-    "opcode; the C model's outcome must stay.\n"
+    "opcode; the C model's outcome, its host steps included, must stay. Every candidate is\n"
+    "written and read back as a bundle first (an invalid one is no repro), and the reduced\n"
+    "bundle is run once more: it is kept only if it still fails the same way.\n"
     "  --cmd 'COMMAND {}'  the command that judges a candidate ({}: its folder); default:\n"
     "                      otpu-lockstep run {} --report DIR --wave-window 0 with the\n"
     "                      bundle's plusargs.txt\n"
@@ -35,12 +39,16 @@ static const char usage[] =
     "                      ../rtl_bridge/otpu-lockstep beside this tool)\n"
     "  --out DIR           the reduced bundle, with shrink.txt (default: BUNDLE.shrunk)\n"
     "  --max-tries N       stop after N candidates (default: none)\n"
+    "  --timeout S         seconds the command may take on a candidate; past it the run is\n"
+    "                      killed and counts as another failure (default: ten times the\n"
+    "                      original's run, plus 60)\n"
     "\n"
-    "exit status: 0 the reduced bundle is written, 1 the bundle does not fail, 2 bad input\n";
+    "exit status: 0 the reduced bundle is written, 1 the bundle does not fail, or its reduced\n"
+    "form did not fail the same way again (nothing is kept), 2 bad input\n";
 
 typedef struct {
     const char *bundle, *cmd, *lockstep, *out;
-    uint64_t max_tries;
+    uint64_t max_tries, timeout;
 } options;
 
 static int bad(const char *fmt, const char *a)
@@ -54,13 +62,14 @@ static int bad(const char *fmt, const char *a)
 
 static int parse(int argc, char **argv, options *o)
 {
-    const char *tries = NULL;
+    const char *tries = NULL, *timeout = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **val = !strcmp(a, "--cmd")         ? &o->cmd
                            : !strcmp(a, "--lockstep")  ? &o->lockstep
                            : !strcmp(a, "--out")       ? &o->out
                            : !strcmp(a, "--max-tries") ? &tries
+                           : !strcmp(a, "--timeout")   ? &timeout
                                                        : NULL;
         if (val && i + 1 < argc)
             *val = argv[++i];
@@ -71,13 +80,11 @@ static int parse(int argc, char **argv, options *o)
         else
             return bad("one bundle only: '%s' is a second", a);
     }
-    if (tries) {
-        char *end;
-        errno = 0;
-        o->max_tries = strtoull(tries, &end, 10);
-        if (*tries < '0' || *tries > '9' || *end || errno)
-            return bad("--max-tries: '%s' is not a number", tries);
-    }
+    if (tries && otpu_parse_number(tries, strlen(tries), &o->max_tries))
+        return bad("--max-tries: '%s' is not a number (decimal, or hex with 0x)", tries);
+    if (timeout && (otpu_parse_number(timeout, strlen(timeout), &o->timeout) || !o->timeout ||
+                    o->timeout > 1000000))
+        return bad("--timeout: '%s' is not a count of seconds from 1 to 1000000", timeout);
     if (!o->bundle)
         return bad("%s", "no bundle given (--help: usage)");
     if (o->cmd && !strstr(o->cmd, "{}"))
@@ -121,27 +128,6 @@ static int check_out(const char *dir)
     return 0;
 }
 
-/* The output folder: made, or the files of an earlier output removed. */
-static int prepare_out(const char *dir)
-{
-    char path[4400];
-    if (!mkdir(dir, 0777))
-        return 0;
-    if (errno != EEXIST)
-        return bad("%s: cannot create the output folder", dir);
-    const char *names[] = {"case.txt", "plusargs.txt", "shrink.txt"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    for (unsigned s = 0; s < 64; s++)
-        for (int k = 0; k < 2; k++) {
-            snprintf(path, sizeof path, k ? "%s/dram_%u.bin" : "%s/prog_%u.hex", dir, s);
-            unlink(path);
-        }
-    return 0;
-}
-
 static void remove_tmp(const char *tmp)
 {
     char path[4400];
@@ -167,35 +153,30 @@ static void remove_tmp(const char *tmp)
     remove(tmp);
 }
 
-static int write_note(const char *dir, const shrink_oracle *o, const otpu_bundle *b,
+/* shrink.txt: how the bundle was reduced (written with it) */
+static void note_text(char *t, size_t n, const shrink_oracle *o, const otpu_bundle *b,
                       const char *plus0, size_t before, const options *opt, int minimal,
                       uint32_t S0, size_t d0)
 {
-    char path[4400];
-    snprintf(path, sizeof path, "%s/shrink.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return bad("%s: cannot write", path);
     shrink_oracle_counts c = shrink_oracle_counts_get(o);
     char q[300];
-    fprintf(f, "reduced by otpu-shrink from %s\n",
-            otpu_escape(opt->bundle, strlen(opt->bundle), q, sizeof q));
-    fprintf(f, "command: %s\n", shrink_oracle_command(o));
+    size_t k = 0;
+#define PUT(...) (k += k < n ? (size_t)snprintf(t + k, n - k, __VA_ARGS__) : 0)
+    PUT("reduced by otpu-shrink from %s\n",
+        otpu_escape(opt->bundle, strlen(opt->bundle), q, sizeof q));
+    PUT("command: %s\n", shrink_oracle_command(o));
     if (!opt->cmd)
-        fprintf(f, "plusargs: %s -> %s\n", plus0[0] ? plus0 : "none",
-                b->plusargs[0] ? b->plusargs : "none");
-    fprintf(f, "failure: %s\n", shrink_oracle_signature(o));
-    fprintf(f, "instructions: %zu -> %zu\n", before, shrink_instr_count(b));
-    fprintf(f, "slices: %u -> %u\n", S0, b->cfg.S);
-    fprintf(f, "non-zero DRAM bytes: %zu -> %zu\n", d0, shrink_dram_bytes(b));
-    fprintf(f, "candidates tried: %" PRIu64 " (%" PRIu64 " run, %" PRIu64
-               " refused by the model's outcome, %" PRIu64 " seen before)\n",
-            c.tried, c.runs, c.model, c.cached);
-    fprintf(f, "%s\n", minimal ? "locally minimal: no pass finds a smaller candidate"
-                               : "NOT minimal: stopped at --max-tries");
-    if (fclose(f))
-        return bad("%s: write error", path);
-    return 0;
+        PUT("plusargs: %s -> %s\n", plus0[0] ? plus0 : "none", b->plusargs[0] ? b->plusargs : "none");
+    PUT("failure: %s (run again on this bundle: the same)\n", shrink_oracle_signature(o));
+    PUT("instructions: %zu -> %zu\n", before, shrink_instr_count(b));
+    PUT("slices: %u -> %u\n", S0, b->cfg.S);
+    PUT("non-zero DRAM bytes: %zu -> %zu\n", d0, shrink_dram_bytes(b));
+    PUT("candidates tried: %" PRIu64 " (%" PRIu64 " run, %" PRIu64
+        " refused by the model's outcome, %" PRIu64 " not valid bundles, %" PRIu64
+        " seen before)\n", c.tried, c.runs, c.model, c.invalid, c.cached);
+    PUT("%s\n", minimal ? "locally minimal: no pass finds a smaller candidate"
+                        : "NOT minimal: stopped at --max-tries");
+#undef PUT
 }
 
 int main(int argc, char **argv)
@@ -213,7 +194,7 @@ int main(int argc, char **argv)
         return 2;
     otpu_bundle b;
     if (otpu_bundle_read(opt.bundle, &b, err, sizeof err)) {
-        fprintf(stderr, "otpu-shrink: %s\n", err);
+        otpu_print_line(stderr, "otpu-shrink: ", err);
         return 2;
     }
     size_t blen = strlen(opt.bundle);
@@ -236,12 +217,12 @@ int main(int argc, char **argv)
         otpu_bundle_free(&b);
         return bad("%s: cannot make a temporary folder", tmp);
     }
-    shrink_oracle_options oo = {opt.cmd ? NULL : lockstep, opt.cmd, tmp};
+    shrink_oracle_options oo = {opt.cmd ? NULL : lockstep, opt.cmd, tmp, (double)opt.timeout};
     shrink_oracle *o = shrink_oracle_new(&oo, &b, err, sizeof err);
     int rc = 2;
     if (!o) {
         if (!otpu_proc_interrupted())
-            fprintf(stderr, "otpu-shrink: %s\n", err);
+            otpu_print_line(stderr, "otpu-shrink: ", err);
         goto done;
     }
     if (!shrink_oracle_fails(o)) {
@@ -265,20 +246,31 @@ int main(int argc, char **argv)
             int r = passes[i](&st);
             if (r < 0) {
                 if (!otpu_proc_interrupted())
-                    fprintf(stderr, "otpu-shrink: %s\n", err);
+                    otpu_print_line(stderr, "otpu-shrink: ", err);
                 goto done;
             }
             changed |= r;
         }
     }
-    if (prepare_out(out))
-        goto done;
-    if (otpu_bundle_write(out, &b, err, sizeof err)) {
-        fprintf(stderr, "otpu-shrink: %s\n", err);
+    char again[512], note[8192];
+    int same = shrink_oracle_confirm(o, &b, again, sizeof again, err, sizeof err);
+    if (same < 0) {
+        if (!otpu_proc_interrupted())
+            otpu_print_line(stderr, "otpu-shrink: ", err);
         goto done;
     }
-    if (write_note(out, o, &b, plus0, before, &opt, !st.out_of_tries, S0, d0))
+    if (!same) {
+        fprintf(stderr, "otpu-shrink: the reduced bundle fails otherwise when run again (%s, "
+                "not %s): a failure that does not repeat; nothing is kept\n", again,
+                shrink_oracle_signature(o));
+        rc = 1;
         goto done;
+    }
+    note_text(note, sizeof note, o, &b, plus0, before, &opt, !st.out_of_tries, S0, d0);
+    if (otpu_bundle_write_note(out, &b, "shrink.txt", note, err, sizeof err)) {
+        otpu_print_line(stderr, "otpu-shrink: ", err);
+        goto done;
+    }
     shrink_oracle_counts c = shrink_oracle_counts_get(o);
     fprintf(stderr, "otpu-shrink: %zu -> %zu instructions%s after %" PRIu64
             " candidates: %s\n", before, shrink_instr_count(&b),

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "footprint.h"
+#include "input.h"
+#include "json_input.h"
 #include "fp32.h"
 #include "quant.h"
 
@@ -824,7 +826,9 @@ int otpu_coverage_merge(otpu_coverage *dst, const otpu_coverage *src, char *err,
             free(dst->bins[j].reason); /* reachable on one of the Configs */
             dst->bins[j].reason = NULL;
         }
-        dst->bins[j].count += b->count;
+        /* (saturating: a count is written as a signed 64-bit JSON integer) */
+        uint64_t sum = dst->bins[j].count + b->count;
+        dst->bins[j].count = sum < dst->bins[j].count || sum > INT64_MAX ? INT64_MAX : sum;
     }
     return 0;
 oom:
@@ -873,15 +877,17 @@ out:
 
 otpu_coverage *otpu_coverage_read_json(const char *path, char *err, size_t errlen)
 {
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root) {
-        if (je.line < 1)
-            set_err(err, errlen, "%s: cannot be read (%s)", path, je.text);
-        else
-            set_err(err, errlen, "%s: not valid JSON (line %d: %s)", path, je.line, je.text);
+    json_t *root = otpu_json_read(path, OTPU_JSON_MAX_BYTES, err, errlen);
+    if (!root)
         return NULL;
-    }
+    otpu_coverage *c = otpu_coverage_from_json(root, path, err, errlen);
+    json_decref(root);
+    return c;
+}
+
+otpu_coverage *otpu_coverage_from_json(const json_t *root, const char *path, char *err,
+                                       size_t errlen)
+{
     otpu_coverage *c = calloc(1, sizeof *c);
     const char *what = NULL;
     json_t *model = json_object_get(root, "model"), *ver = json_object_get(root, "version");
@@ -894,7 +900,6 @@ otpu_coverage *otpu_coverage_read_json(const char *path, char *err, size_t errle
     else if (json_integer_value(ver) != OTPU_COVERAGE_VERSION) {
         set_err(err, errlen, "%s: coverage model version %lld, this tool reads version %d", path,
                 (long long)json_integer_value(ver), OTPU_COVERAGE_VERSION);
-        json_decref(root);
         otpu_coverage_free(c);
         return NULL;
     }
@@ -938,7 +943,6 @@ otpu_coverage *otpu_coverage_read_json(const char *path, char *err, size_t errle
         }
     if (!what && c->oom)
         what = "out of memory";
-    json_decref(root);
     if (what) {
         set_err(err, errlen, "%s: %s", path, what);
         otpu_coverage_free(c);
@@ -947,12 +951,16 @@ otpu_coverage *otpu_coverage_read_json(const char *path, char *err, size_t errle
     return c;
 }
 
+/* s as printable text (a coverage file is input: no byte of it reaches a terminal raw) */
+#define SHOWN(s, k) otpu_escape((s), strlen(s), q[k], sizeof q[0])
+
 void otpu_coverage_report(const otpu_coverage *c, FILE *f)
 {
+    char q[3][512];
     size_t all_hit = 0, all_reach = 0;
     fprintf(f, "coverage model version %d, %zu Config(s):\n", OTPU_COVERAGE_VERSION, c->nconfigs);
     for (size_t k = 0; k < c->nconfigs; k++)
-        fprintf(f, "  %s\n", c->configs[k]);
+        fprintf(f, "  %s\n", SHOWN(c->configs[k], 0));
     for (size_t g = 0; g < c->ngroups; g++) {
         size_t hitn = 0, reach = 0, unreach = 0;
         for (size_t i = 0; i < c->nbins; i++)
@@ -963,7 +971,7 @@ void otpu_coverage_report(const otpu_coverage *c, FILE *f)
             }
         all_hit += hitn;
         all_reach += reach;
-        fprintf(f, "%-14s %6.1f%%  %zu of %zu bins hit", c->groups[g],
+        fprintf(f, "%-14s %6.1f%%  %zu of %zu bins hit", SHOWN(c->groups[g], 0),
                 reach ? 100.0 * (double)hitn / (double)reach : 100.0, hitn, reach);
         if (unreach)
             fprintf(f, " (%zu unreachable)", unreach);
@@ -976,9 +984,9 @@ void otpu_coverage_report(const otpu_coverage *c, FILE *f)
         for (size_t i = 0; i < c->nbins; i++)
             if (c->bins[i].group == g && !c->bins[i].reason && !c->bins[i].count) {
                 if (first)
-                    fprintf(f, "never hit in %s:\n", c->groups[g]);
+                    fprintf(f, "never hit in %s:\n", SHOWN(c->groups[g], 0));
                 first = 0;
-                fprintf(f, "  %s\n", c->bins[i].name);
+                fprintf(f, "  %s\n", SHOWN(c->bins[i].name, 0));
             }
     }
     int first = 1;
@@ -987,7 +995,10 @@ void otpu_coverage_report(const otpu_coverage *c, FILE *f)
             if (first)
                 fprintf(f, "unreachable on these Configs:\n");
             first = 0;
-            fprintf(f, "  %s: %s (%s)%s\n", c->groups[c->bins[i].group], c->bins[i].name,
-                    c->bins[i].reason, c->bins[i].count ? " [hit anyway]" : "");
+            fprintf(f, "  %s: %s (%s)%s\n", SHOWN(c->groups[c->bins[i].group], 0),
+                    SHOWN(c->bins[i].name, 1), SHOWN(c->bins[i].reason, 2),
+                    c->bins[i].count ? " [hit anyway]" : "");
         }
 }
+
+#undef SHOWN

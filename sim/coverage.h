@@ -104,6 +104,10 @@ int otpu_coverage_rtl_event(otpu_coverage *cov, uint32_t s, int kind, int unit, 
 int otpu_coverage_write_json(const otpu_coverage *cov, const char *path, char *err,
                              size_t errlen);
 otpu_coverage *otpu_coverage_read_json(const char *path, char *err, size_t errlen);
+/* The same from a parsed file (path names it in messages; root stays the caller's). */
+struct json_t;
+otpu_coverage *otpu_coverage_from_json(const struct json_t *root, const char *path, char *err,
+                                       size_t errlen);
 
 /* Add src's counts into dst: bins matched by group and name (a group or bin only src has is
  * added), Configs joined; a bin is unreachable only if it is on every Config. 0, or -1 with

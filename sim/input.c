@@ -15,10 +15,15 @@
 
 int otpu_fail_msg(char *err, size_t n, const char *fmt, ...)
 {
+    char line[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* (what a message quotes is input: escaped here once, for every reader; escaping what is
+     * already escaped changes nothing) */
+    if (n)
+        otpu_escape(line, sizeof line, err, n);
     return -1;
 }
 
@@ -163,6 +168,12 @@ int otpu_input_exists(const char *path)
 {
     struct stat st;
     return lstat(path, &st) == 0;
+}
+
+void otpu_print_line(FILE *f, const char *prefix, const char *msg)
+{
+    char shown[8192];
+    fprintf(f, "%s%s\n", prefix, otpu_escape(msg, strlen(msg), shown, sizeof shown));
 }
 
 char *otpu_shell_quote(const char *s, char *out, size_t outlen)

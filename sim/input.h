@@ -31,7 +31,8 @@ int otpu_input_open_fd(const char *path, uint64_t max, uint64_t *size, char *err
  * "PATH: why" in err. */
 FILE *otpu_input_open(const char *path, char *err, size_t errlen);
 
-/* Formats a one-line message into err (n bytes) and returns -1: the readers' way to fail. */
+/* Formats a one-line message into err (n bytes), its control bytes escaped (otpu_escape), and
+ * returns -1: the readers' way to fail. */
 int otpu_fail_msg(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A number of the bundle files (case.txt, host.txt): the n bytes at s as decimal without
@@ -46,6 +47,10 @@ int otpu_input_exists(const char *path);
  * as an escape sequence. Printable text is copied as it is, so escaping twice changes
  * nothing. What does not fit ends in "...". Returns out. */
 char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen);
+
+/* One line for a person: prefix, then msg with its control bytes escaped, then a newline. The
+ * tools print every message that quotes input this way. */
+void otpu_print_line(FILE *f, const char *prefix, const char *msg);
 
 /* s as one word of a POSIX shell command: in single quotes, each ' written as '\''. NULL when
  * it does not fit outlen, or when s holds a control byte (a newline in a one-line record, an

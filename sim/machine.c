@@ -649,8 +649,8 @@ int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
         for (uint32_t s = 0; s < S; s++) {
             otpu_slice *sl = &m->sl[s];
             while (otpu_slice_runnable(sl)) {
-                if (step(m, sl))
-                    return -1;
+                if (step(m, sl) && !m->slice_errors)
+                    return -1; /* (slice-errors mode: that slice stopped, the others go on) */
                 if (max_steps && ++m->steps > max_steps) {
                     otpu_fail(sl, OTPU_ERR_STEP_LIMIT, "step limit exceeded (%llu steps)",
                               (unsigned long long)max_steps);
@@ -667,10 +667,10 @@ int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
             }
         }
         int r = otpu_machine_settle(m);
-        if (r < 0)
+        if (r < 0 && !m->slice_errors)
             return -1;
-        if (r == 0)
-            return 0; /* every slice halted */
+        if (r == 0) /* every slice halted (or, slice-errors mode, stopped with its error) */
+            return m->first_err.kind != OTPU_ERR_NONE ? -1 : 0;
     }
 }
 

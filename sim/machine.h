@@ -109,7 +109,8 @@ void otpu_machine_set_strict(otpu_machine *m, unsigned rules);
  * the RTL's slices do (a lockstep checker judges every slice to its end). A BAR or GATHER that
  * every live slice waits at while another slice stopped, or one the slices disagree on, then
  * fails on every slice waiting at it. otpu_machine_error is the first error raised; each
- * slice's own is otpu_machine_slice_error. The reference (and otpu_machine_run's default)
+ * slice's own is otpu_machine_slice_error. otpu_machine_run then runs every slice to its end
+ * and returns -1 when any slice failed. The reference (and otpu_machine_run's default)
  * stops the whole machine at the first error. */
 void otpu_machine_set_slice_errors(otpu_machine *m, int on);
 /* Slice s's error in slice-errors mode (NULL: that slice did not fail). */

@@ -207,8 +207,9 @@ int main(int argc, char **argv)
                "(OTPU_DOT_PATH sets the path of the bundle runs).\n");
         return 0;
     }
+    uint64_t n = 0;
     if (argc > 2 && !strcmp(argv[1], "--repeat")) {
-        repeat = atoi(argv[2]);
+        repeat = otpu_parse_number(argv[2], strlen(argv[2]), &n) || n > 1000 ? 0 : (int)n;
         first = 3;
     }
     if (first >= argc || repeat < 1) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "input.h"
 
 static const char usage[] =
     "usage: otpu-cov merge FILE... -o OUT\n"
@@ -25,12 +26,12 @@ static const char usage[] =
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad(const char *fmt, ...)
 {
+    char line[4096];
     va_list ap;
     va_start(ap, fmt);
-    fputs("otpu-cov: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    otpu_print_line(stderr, "otpu-cov: ", line);
     return 2;
 }
 

@@ -69,7 +69,7 @@ static int bad(const char *fmt, const char *a)
 /* A library's message (already safe to print), exit status 2. */
 static int bad_msg(const char *msg)
 {
-    fprintf(stderr, "otpu-sim: %s\n", msg);
+    otpu_print_line(stderr, "otpu-sim: ", msg);
     return 2;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
@@ -67,7 +68,40 @@ static void wait_child(pid_t pid, otpu_proc_status *st)
     st->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
 }
 
-static int start(pid_t pid, int fwd, const struct sigaction *old, otpu_proc_status *st)
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* wait_child, at most seconds (0: no limit): past it the child's group is killed, and
+ * st->timed_out set */
+static void wait_child_for(pid_t pid, double seconds, otpu_proc_status *st)
+{
+    double deadline = now_s() + seconds;
+    while (seconds > 0) {
+        int ws = 0;
+        pid_t r = waitpid(pid, &ws, WNOHANG);
+        if (r == pid) {
+            st->code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+            st->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+            return;
+        }
+        if (r < 0 && errno != EINTR)
+            break;
+        if (now_s() >= deadline) {
+            kill(g_target, SIGKILL);
+            st->timed_out = 1;
+            break;
+        }
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    wait_child(pid, st);
+}
+
+static int start(pid_t pid, int fwd, const struct sigaction *old, double timeout,
+                 otpu_proc_status *st)
 {
     if (pid < 0) {
         int e = errno;
@@ -79,7 +113,7 @@ static int start(pid_t pid, int fwd, const struct sigaction *old, otpu_proc_stat
     g_target = fwd == SIGKILL ? -pid : pid;
     if (g_sig) /* a signal came before the child was known */
         kill(g_target, fwd ? fwd : g_sig);
-    wait_child(pid, st);
+    wait_child_for(pid, timeout, st);
     g_target = 0;
     st->interrupted = g_sig;
     restore(old);
@@ -109,7 +143,7 @@ int otpu_proc_run(char *const argv[], otpu_proc_status *st)
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    return start(pid, 0, old, st);
+    return start(pid, 0, old, 0, st);
 }
 
 /* The supervisor's answer to its parent's death or to a signal: the whole group goes. */
@@ -120,6 +154,12 @@ static void kill_group(int sig)
 }
 
 int otpu_proc_run_group(char *const argv[], const char *log_path, otpu_proc_status *st)
+{
+    return otpu_proc_run_group_for(argv, log_path, 0, st);
+}
+
+int otpu_proc_run_group_for(char *const argv[], const char *log_path, double seconds,
+                            otpu_proc_status *st)
 {
     struct sigaction old[NFWD];
     pid_t parent = getpid(), pid = begin(st, old);
@@ -148,7 +188,7 @@ int otpu_proc_run_group(char *const argv[], const char *log_path, otpu_proc_stat
     }
     if (pid > 0)
         setpgid(pid, pid); /* (also done by the child: whichever runs first) */
-    return start(pid, SIGKILL, old, st);
+    return start(pid, SIGKILL, old, seconds, st);
 }
 
 void otpu_proc_hold(void)

@@ -24,6 +24,7 @@ typedef struct {
     int code;        /* the exit status, when the child exited */
     int signal;      /* the signal that ended the child, or 0 */
     int interrupted; /* the signal the tool received while waiting, or 0 */
+    int timed_out;   /* otpu_proc_run_group_for: the time ran out and the group was killed */
 } otpu_proc_status;
 
 /* argv[0] is a path (no PATH search). stdout/stderr are the tool's. 0, or -1 if the child
@@ -33,6 +34,9 @@ int otpu_proc_run(char *const argv[], otpu_proc_status *st);
 /* argv as above, with stdout and stderr appended to log_path (NULL: both to the tool's
  * stderr, keeping build chatter off stdout). */
 int otpu_proc_run_group(char *const argv[], const char *log_path, otpu_proc_status *st);
+/* The same, killing the whole group (SIGKILL) after seconds (0: no limit): st->timed_out. */
+int otpu_proc_run_group_for(char *const argv[], const char *log_path, double seconds,
+                            otpu_proc_status *st);
 
 /* Between otpu_proc_hold and otpu_proc_release, SIGINT, SIGTERM and SIGHUP sent to the tool
  * are recorded instead of ending it (runs in between see them, as usual, in st->interrupted):

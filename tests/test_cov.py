@@ -70,6 +70,29 @@ def main():
         pct = 100.0 * len(hit) / len(reach)
         check(f"{pct:.1f}%" in rep, f"overall percentage {pct:.1f}% over the reachable bins")
 
+        # counts near 2^63 saturate instead of wrapping to negative numbers
+        big = os.path.join(tmp, "big.json")
+        doc = json.load(open(files[0]))
+        for g in doc["groups"]:
+            for b in g["bins"]:
+                b["count"] = 2 ** 63 - 1
+        json.dump(doc, open(big, "w"))
+        rc, _, err = run(cov, "merge", big, big, files[0], "-o", merged)
+        counts = [n for n, _ in bins(json.load(open(merged))).values()] if rc == 0 else [-1]
+        check(rc == 0 and min(counts) >= 0 and max(counts) == 2 ** 63 - 1,
+              f"merged counts saturate at 2^63-1, never negative ({err.strip()})")
+        # names are input: a control byte in a bin or group name is escaped in the report
+        esc = os.path.join(tmp, "esc.json")
+        doc = json.load(open(files[0]))
+        doc["groups"][0]["name"] = "grp\x1b[2J"
+        doc["groups"][0]["bins"][0].update(name="bin\x1b]0;x\x07", count=0)
+        doc["groups"][0]["bins"][0].pop("unreachable", None)
+        json.dump(doc, open(esc, "w"))
+        rc, rep, err = run(cov, "report", esc)
+        check(rc == 0 and "\x1b" not in rep and "\x07" not in rep
+              and "grp\\x1b[2J" in rep and "bin\\x1b]0;x\\x07" in rep,
+              f"report escapes control bytes of names ({err.strip()})")
+
         bad_json = os.path.join(tmp, "bad.json")
         with open(bad_json, "w") as f:
             f.write("{ not json")
@@ -77,6 +100,8 @@ def main():
         doc = json.load(open(files[0]))
         doc["version"] += 1
         json.dump(doc, open(other, "w"))
+        fifo = os.path.join(tmp, "cov.fifo")
+        os.mkfifo(fifo)
         not_cov = os.path.join(tmp, "notcov.json")
         json.dump({"hello": 1}, open(not_cov, "w"))
         for what, args in [("invalid JSON", ["merge", files[0], bad_json, "-o", merged]),
@@ -86,6 +111,9 @@ def main():
                            ("no files", ["merge", "-o", merged]),
                            ("no -o", ["merge", files[0]]),
                            ("report of invalid JSON", ["report", bad_json]),
+                           ("a FIFO", ["report", fifo]),
+                           ("a device", ["merge", files[0], "/dev/zero", "-o", merged]),
+                           ("a directory", ["report", tmp]),
                            ("an unknown command", ["frobnicate"])]:
             rc, out, err = run(cov, *args)
             check(rc == 2 and len(err.strip().splitlines()) == 1 and not out,

@@ -2,12 +2,14 @@
 """otpu-regress on the reference RTL: fault injection on a subset fails exactly those tests,
 each with a repro.sh that reproduces the same divergence; JUnit has the usual shape; four
 shards merged equal one unsharded run; history finds one new failure and one fix, and a flaky
-test; every failure kind (crash, timeout, build-failed, bad-input) is its own and never stops
-the other tests; --shrink leaves a smaller failing bundle; bad usage is one line, exit 2.
+test; every failure kind (crash, timeout, build-failed, bad-input, and unexpected-outcome: a
+bundle whose expect= the RTL and the model both contradict) is its own and never stops the
+other tests; --shrink leaves a smaller failing bundle; bad usage is one line, exit 2.
 
 usage: test_regress.py OTPU_REGRESS OTPU_LOCKSTEP VECTORS_ISA"""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -184,15 +186,25 @@ def kinds(tmp):
     t = results(out)["random_003/random_003"]
     check(t["kind"] == "build-failed" and "make: error 2" in t["message"],
           f"build-failed: {t['kind']} {t['message']}")
+    # a bundle whose expect= the RTL and the model both contradict: otpu-lockstep's exit 6
+    wrong = os.path.join(tmp, "wrong-expect")
+    shutil.copytree(one, wrong)
+    with open(os.path.join(wrong, "case.txt")) as f:
+        case = f.read()
+    with open(os.path.join(wrong, "case.txt"), "w") as f:
+        f.write(case.replace("expect=ok", "expect=error"))
     s = suite_file(os.path.join(tmp, "mixed.suite"),
                    [f"{one} name=badarg +otpu_flip_unit=99", "gen:nosuchfamily:seed=1:count=2",
-                    os.path.join(ISA, "random_005")])
+                    os.path.join(ISA, "random_005"), wrong])
     regress("run", s, "--out", out, "--db", "none", expect=1)
     r = results(out)
     got = {n: t["kind"] for n, t in r.items()}
     check(got == {"badarg/random_003": "bad-input", "gen-nosuchfamily-seed1/nosuchfamily-1-0000":
                   "bad-input", "gen-nosuchfamily-seed1/nosuchfamily-1-0001": "bad-input",
-                  "random_005/random_005": None}, f"bad-input: {got}")
+                  "random_005/random_005": None,
+                  "wrong-expect/wrong-expect": "unexpected-outcome"}, f"kinds: {got}")
+    check(summary(out)["by_kind"]["unexpected-outcome"] == 1 and
+          summary(out)["by_kind"]["divergence"] == 0, "unexpected-outcome is not a divergence")
     flaky(tmp, one)
 
 

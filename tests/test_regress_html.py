@@ -150,7 +150,7 @@ def fixture_tests(out):
 
 def fixture_summary(tests, changes):
     failed = [t for t in tests if t["status"] == "fail"]
-    kinds = ["divergence", "timeout", "crash", "build-failed", "bad-input"]
+    kinds = ["divergence", "bad-input", "timeout", "build-failed", "crash", "unexpected-outcome"]
     return {
         "schema": "otpu-regress/summary/1",
         "run": {"started": "2024-05-06T02:00:00Z", "wall_time": 3725.0, "host": "node<1>",
@@ -172,7 +172,7 @@ def fixture_history():
     runs = []
     for i, (failed, cov) in enumerate([(0, 50.0), (1, 55.5), (3, None), (0, 60.0), (2, 61.25)]):
         by_kind = {"divergence": failed - failed // 2, "timeout": failed // 2, "crash": 0,
-                   "build-failed": 0, "bad-input": 0}
+                   "build-failed": 0, "bad-input": 0, "unexpected-outcome": 0}
         runs.append({"id": i + 1, "started": f"2024-05-0{i + 2}T02:00:00Z", "tests": 3,
                      "passed": 3 - failed, "failed": failed, "by_kind": by_kind,
                      "coverage_percent": cov})

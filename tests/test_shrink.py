@@ -114,6 +114,51 @@ def one_line_error(rc, err, want_rc, what, needle=""):
           f"exit {rc}, stderr:\n{err}")
 
 
+def judge_limits(tool, clean, tmp):
+    """A judge that hangs on small candidates is killed at --timeout (its candidates are not the
+    same failure); a failure that does not repeat on the reduced bundle keeps nothing."""
+    n0 = instructions(clean)
+    hang = (f"n=$(wc -l < {{}}/prog_0.hex); if [ $n -lt {8 * (n0 - 2)} ]; then sleep 600; fi; "
+            "exit 3")
+    out = os.path.join(tmp, "hang.out")
+    p = subprocess.run([tool, clean, "--cmd", hang, "--timeout", "2", "--out", out],
+                       capture_output=True, text=True, timeout=600)
+    n = instructions(out) if p.returncode == 0 else -1
+    check(p.returncode == 0 and n >= n0 - 2, "--timeout 2: a judge that hangs on candidates of "
+          f"fewer than {n0 - 2} instructions does not hang the shrinker ({n0} -> {n})",
+          f"exit {p.returncode}\n{p.stderr[-1500:]}")
+    count = os.path.join(tmp, "flaky.count")
+    flaky = (f"n=$(cat {count} 2>/dev/null || echo 0); echo $((n + 1)) > {count}; "
+             "[ $n -lt 3 ] && exit 3; exit 0; {}")
+    out = os.path.join(tmp, "flaky.out")
+    p = subprocess.run([tool, clean, "--cmd", flaky, "--max-tries", "2", "--out", out],
+                       capture_output=True, text=True, timeout=600)
+    check(p.returncode == 1 and "fails otherwise when run again" in p.stderr
+          and not os.path.exists(out), "a failure that does not repeat on the reduced bundle: "
+          "exit 1, nothing kept", f"exit {p.returncode}\n{p.stderr[-1500:]}")
+
+
+def host_steps(tool, lock, tmp):
+    """A failing bundle with host steps that await a WAITW: the reduced bundle keeps that WAITW
+    (its host steps must still all run in the model) and is a valid bundle."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import host_scenarios
+    gen = os.path.join(tmp, "hosts")
+    host_scenarios.write_all(gen)
+    b = os.path.join(gen, "host_writes")
+    with open(os.path.join(b, "plusargs.txt"), "w") as f:
+        f.write("+otpu_flip_unit=0 +otpu_flip_n=2 +otpu_flip_bit=4\n")  # the LD after the WAITW
+    rc, _, err = shrink(tool, [b, "--lockstep", lock])
+    out = b + ".shrunk"
+    words = open(os.path.join(out, "prog_0.hex")).read().split() if rc == 0 else []
+    ops = {int(w, 16) & 0xFF for w in words[::8]}
+    rr, sig, log = lockstep(lock, out, os.path.join(tmp, "rerun-host"),
+                            ["+otpu_flip_unit=0", "+otpu_flip_n=2", "+otpu_flip_bit=4"])
+    check(rc == 0 and 0x07 in ops and rr == 1 and "host.txt" in os.listdir(out),
+          "host steps: the reduced bundle keeps the WAITW its host awaits, and still diverges",
+          f"exit {rc} ops {sorted(ops)} rerun {rr} {sig}\n{err[-1500:]}\n{log[-1500:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("shrink")
@@ -199,6 +244,8 @@ def main():
             check("candidates tried: 2 " in note and "NOT minimal" in note,
                   "--max-tries 2: two candidates, and the note says it is not minimal",
                   f"exit {rc}\n{err}\n{note}")
+            judge_limits(tool, clean, tmp)
+        host_steps(tool, lock, tmp)
 
         # slices: a fault on slice 1 of a 2-slice bundle; slice 0 goes, the fault follows
         if a.slices:

@@ -107,7 +107,8 @@ int fpvec_parse_ops(const char *list, uint32_t *mask, char *bad, size_t badlen)
             for (unsigned k = 0; k < FPVEC_NOPS; k++)
                 if (strcmp(item, OP_NAMES[k]) == 0)
                     found = (int)k;
-            if (found < 0 && strspn(item, "0123456789") == n && n <= 2) {
+            if (found < 0 && strspn(item, "0123456789") == n && n <= 2 &&
+                (n == 1 || item[0] != '0')) { /* (one number grammar: no leading zero) */
                 unsigned v = (unsigned)atoi(item);
                 if (v < FPVEC_NOPS)
                     found = (int)v;

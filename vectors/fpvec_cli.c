@@ -92,14 +92,10 @@ int opt_is(args *a, const char *name, int takes_value)
 
 uint64_t parse_u64(const char *name, const char *v, uint64_t lo, uint64_t hi)
 {
-    char *end = NULL;
-    errno = 0;
-    if (!*v || *v == '-' || *v == '+')
-        usage_error("%s: '%s' is not a number", name, v);
-    int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
-    unsigned long long x = strtoull(v, &end, hex ? 16 : 10);
-    if (errno || *end)
-        usage_error("%s: '%s' is not a number", name, v);
+    uint64_t x; /* one grammar for every tool (input.h): "010" is neither 10 nor 8 */
+    if (otpu_parse_number(v, strlen(v), &x))
+        usage_error("%s: '%s' is not a number (decimal without leading zeros, or hex with 0x)",
+                    name, v);
     if (x < lo || x > hi)
         usage_error("%s: %s is out of range (%" PRIu64 "..%" PRIu64 ")", name, v, lo, hi);
     return (uint64_t)x;

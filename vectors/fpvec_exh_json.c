@@ -2,6 +2,7 @@
  * histogram cells carry their class and bucket as numbers (read back) and as names (for
  * people); the schema is in vectors/README.md. */
 #include "fpvec_exh_result.h"
+#include "json_input.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -19,9 +20,28 @@ exh_result *exh_result_new(void)
 
 void exh_result_free(exh_result *r)
 {
-    if (r)
+    if (r) {
         free(r->ranges);
+        free(r->shards);
+    }
     free(r);
+}
+
+int exh_result_add_shard(exh_result *r, uint64_t i)
+{
+    size_t k = 0;
+    while (k < r->nshards && r->shards[k] < i)
+        k++;
+    if (k < r->nshards && r->shards[k] == i)
+        return -1;
+    uint64_t *s = realloc(r->shards, (r->nshards + 1) * sizeof *s);
+    if (!s)
+        return -1;
+    memmove(s + k + 1, s + k, (r->nshards - k) * sizeof *s);
+    s[k] = i;
+    r->shards = s;
+    r->nshards++;
+    return 0;
 }
 
 int exh_result_add_range(exh_result *r, uint64_t lo, uint64_t hi)
@@ -106,6 +126,13 @@ int exh_json_write(const char *path, const exh_result *r, char *err, size_t errl
     json_object_set_new(root, "sv_sha256", json_string(r->sv_sha256));
     json_object_set_new(root, "rev", json_string(r->rev->name));
     json_object_set_new(root, "ranges", ranges);
+    json_object_set_new(root, "whole", json_pack("[II]", (json_int_t)r->whole[0],
+                                                 (json_int_t)r->whole[1]));
+    json_t *shards = json_array();
+    for (size_t i = 0; i < r->nshards; i++)
+        json_array_append_new(shards, json_integer((json_int_t)r->shards[i]));
+    json_object_set_new(root, "shards", shards);
+    json_object_set_new(root, "of", json_integer((json_int_t)r->of));
     json_object_set_new(root, "inputs_per_function", json_integer((json_int_t)per_func));
     json_object_set_new(root, "inputs", json_integer((json_int_t)total));
     json_object_set_new(root, "mismatches", json_integer((json_int_t)mism));
@@ -215,14 +242,54 @@ static int read_function(json_t *f, exh_result *r, char *what, size_t n)
     return 0;
 }
 
-int exh_json_read(const char *path, exh_result *r, char *err, size_t errlen)
+/* whole, of and shards: the split the result's inputs come from */
+static int read_shards(json_t *root, exh_result *r, char *what, size_t n)
 {
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root) {
-        snprintf(err, errlen, "%s:%d: not JSON: %s", path, je.line, je.text);
+    json_t *whole = json_object_get(root, "whole"), *shards = json_object_get(root, "shards");
+    json_t *lo = json_array_get(whole, 0), *hi = json_array_get(whole, 1);
+    if (json_array_size(whole) != 2 || !json_is_integer(lo) || !json_is_integer(hi) ||
+        json_integer_value(lo) < 0 || json_integer_value(hi) <= json_integer_value(lo) ||
+        json_integer_value(hi) > (json_int_t)1 << 32 || get_u64(root, "of", 1ull << 32, &r->of) ||
+        !r->of || !json_is_array(shards) || !json_array_size(shards)) {
+        snprintf(what, n, "whole, of or shards missing or bad");
         return -1;
     }
+    r->whole[0] = (uint64_t)json_integer_value(lo);
+    r->whole[1] = (uint64_t)json_integer_value(hi);
+    size_t i;
+    json_t *e;
+    json_array_foreach(shards, i, e) {
+        if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+            (uint64_t)json_integer_value(e) >= r->of ||
+            exh_result_add_shard(r, (uint64_t)json_integer_value(e))) {
+            snprintf(what, n, "a shard out of 0..%llu, or twice", (unsigned long long)(r->of - 1));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Every function's inputs and skipped inputs are the result's ranges, each once. */
+static int counts_add_up(const exh_result *r, char *what, size_t n)
+{
+    uint64_t size = 0;
+    for (size_t i = 0; i < r->nranges; i++)
+        size += r->ranges[i][1] - r->ranges[i][0];
+    for (unsigned op = 0; op < FPVEC_NOPS; op++)
+        if ((r->ops & (1u << op)) && r->tally[op].inputs + r->tally[op].skipped != size) {
+            snprintf(what, n, "%s: %llu inputs and %llu skipped, but its ranges hold %llu",
+                     fpvec_op_name(op), (unsigned long long)r->tally[op].inputs,
+                     (unsigned long long)r->tally[op].skipped, (unsigned long long)size);
+            return -1;
+        }
+    return 0;
+}
+
+int exh_json_read(const char *path, exh_result *r, char *err, size_t errlen)
+{
+    json_t *root = otpu_json_read(path, OTPU_JSON_MAX_BYTES, err, errlen);
+    if (!root)
+        return -1;
     int rc = -1;
     char what[160];
     const char *schema = json_string_value(json_object_get(root, "schema"));
@@ -265,6 +332,10 @@ int exh_json_read(const char *path, exh_result *r, char *err, size_t errlen)
     }
     if (!r->nranges || !r->ops) {
         rc = bad(err, errlen, path, "no range or no function");
+        goto out;
+    }
+    if (read_shards(root, r, what, sizeof what) || counts_add_up(r, what, sizeof what)) {
+        rc = bad(err, errlen, path, what);
         goto out;
     }
     rc = 0;

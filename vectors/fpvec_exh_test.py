@@ -89,7 +89,25 @@ def shards_equal_one(tool: str, work: str, one_json: str, args: list[str], n: in
     # the same shard twice is refused: its inputs would count twice
     rc, out = run(tool, "exhaustive-merge", "--json", os.path.join(work, "x.json"), files[0],
                   files[0])
-    expect(rc == 2 and "overlap" in out, f"merge of a shard with itself: status {rc}", out)
+    expect(rc == 2 and "shard 0 of" in out and "in another result too" in out,
+           f"merge of a shard with itself: status {rc}", out)
+    # a merge of part of the shards is no verdict on the whole: refused, the missing named
+    rc, out = run(tool, "exhaustive-merge", "--json", os.path.join(work, "x.json"), *files[:-1])
+    expect(rc == 2 and f"missing: {n - 1}" in out and f"of the {n} shards" in out,
+           f"merge without shard {n - 1}: status {rc}", out)
+    # foreign or tampered results: another split, counts that do not add up to the ranges
+    for name, edit, phrase in (("other_split", lambda j: j.update(of=j["of"] + 1), "split in"),
+                               ("short", lambda j: j["functions"][0].update(
+                                   inputs=j["functions"][0]["inputs"] - 1), "but its ranges hold"),
+                               ("no_shards", lambda j: j.pop("shards"), "shards missing or bad")):
+        j = load(files[0])
+        edit(j)
+        bad = os.path.join(work, f"{name}.json")
+        with open(bad, "w") as fh:
+            json.dump(j, fh)
+        rc, out = run(tool, "exhaustive-merge", "--json", os.path.join(work, "x.json"), bad,
+                      *files[1:])
+        expect(rc == 2 and phrase in out, f"merge with a {name} result: status {rc}", out)
     print(f"ok: {n} shards merged == one run ({m['inputs']} inputs, {m['mismatches']} "
           f"mismatches)")
     return m

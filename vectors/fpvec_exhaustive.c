@@ -442,6 +442,11 @@ int cmd_exhaustive(int argc, char **argv)
     r->ops = ops;
     r->procs = nproc;
     exh_result_add_range(r, slo, shi);
+    r->whole[0] = lo;
+    r->whole[1] = hi;
+    r->of = sn;
+    if (exh_result_add_shard(r, si))
+        die("out of memory");
     double t0 = now_s();
     run_benches(bench, r, slo, shi, nproc, progress);
     r->wall_s = now_s() - t0;
@@ -455,6 +460,31 @@ int cmd_exhaustive(int argc, char **argv)
     free(sv_path);
     free(bench);
     return rc;
+}
+
+/* A merge is of every shard of its split, or it is refused (no verdict on part of the inputs):
+ * the missing ones named, the first few. */
+static void missing_shards(const exh_result *m)
+{
+    if (m->nshards == m->of)
+        return;
+    char list[256] = "";
+    size_t k = 0, shown = 0;
+    for (uint64_t i = 0; i < m->of && shown < 8; i++) {
+        if (k < m->nshards && m->shards[k] == i) {
+            k++;
+            continue;
+        }
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%" PRIu64, shown++ ? ", " : "", i);
+    }
+    uint64_t have = 0;
+    for (size_t i = 0; i < m->nranges; i++)
+        have += m->ranges[i][1] - m->ranges[i][0];
+    die("the results hold %zu of the %" PRIu64 " shards of 0x%" PRIx64 ":0x%" PRIx64
+        " (%" PRIu64 " of %" PRIu64 " inputs); missing: %s%s", m->nshards, m->of, m->whole[0],
+        m->whole[1], have, m->whole[1] - m->whole[0], list,
+        m->of - m->nshards > shown ? ", ..." : "");
 }
 
 int cmd_exhaustive_merge(int argc, char **argv)
@@ -496,6 +526,12 @@ int cmd_exhaustive_merge(int argc, char **argv)
             memcpy(m->sv_sha256, one->sv_sha256, sizeof m->sv_sha256);
             m->rev = one->rev;
             m->ops = one->ops;
+            memcpy(m->whole, one->whole, sizeof m->whole);
+            m->of = one->of;
+        } else if (memcmp(m->whole, one->whole, sizeof m->whole) || m->of != one->of) {
+            die("%s: a shard of 0x%" PRIx64 ":0x%" PRIx64 " split in %" PRIu64 "; the first "
+                "result's is of 0x%" PRIx64 ":0x%" PRIx64 " split in %" PRIu64, path,
+                one->whole[0], one->whole[1], one->of, m->whole[0], m->whole[1], m->of);
         } else if (strcmp(m->sv_sha256, one->sv_sha256) != 0) {
             die("%s: another otpu_fp.sv (%s, content %.12s) than the first result's (%.12s)",
                 path, one->sv, one->sv_sha256, m->sv_sha256);
@@ -505,6 +541,10 @@ int cmd_exhaustive_merge(int argc, char **argv)
         } else if (m->ops != one->ops) {
             die("%s: other functions than the first result's", path);
         }
+        for (size_t i = 0; i < one->nshards; i++)
+            if (exh_result_add_shard(m, one->shards[i]))
+                die("%s: shard %" PRIu64 " of %" PRIu64 " is in another result too", path,
+                    one->shards[i], one->of);
         for (size_t i = 0; i < one->nranges; i++)
             if (exh_result_add_range(m, one->ranges[i][0], one->ranges[i][1]) != 0)
                 die("%s: its inputs 0x%08" PRIx64 "..0x%08" PRIx64 " overlap another result's",
@@ -516,6 +556,7 @@ int cmd_exhaustive_merge(int argc, char **argv)
     }
     if (!nfiles)
         usage_error("no RESULT.json to merge");
+    missing_shards(m);
     int rc = report("exhaustive-merge", m, &out);
     exh_result_free(m);
     exh_result_free(one);

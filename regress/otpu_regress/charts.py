@@ -5,21 +5,27 @@ Each chart takes the runs oldest first, as history.recent_runs() gives them ({"s
 class="chart" data-chart="..."> element of a fixed size with a <title>, axis labels and, per
 run, a tooltip (<title> of its mark). Every run has one slot of equal width along x, so the
 three charts line up run for run."""
-from html import escape
+import html
 
 from .outcome import KINDS
+from .text import visible
 
 WIDTH, HEIGHT = 360, 120
 # the plot area inside the svg: room for y labels on the left, x labels below
 LEFT, TOP, RIGHT, BOTTOM = 44, 10, 10, 22
-LEGEND_WIDTH = 92  # the kinds chart keeps this much on its right for the legend
-# the colours of the failure kinds, in the order of outcome.KINDS (also the order of the stacks
-# and of the legend): divergence, timeout, crash, build-failed, bad-input
-KIND_PALETTE = ["#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f"]
+LEGEND_WIDTH = 124  # the kinds chart keeps this much on its right for the legend
+# the colours of the failure kinds (the stacks and the legend go in the order of outcome.KINDS)
+KIND_COLOURS = {"divergence": "#d62728", "bad-input": "#7f7f7f", "timeout": "#ff7f0e",
+                "build-failed": "#8c564b", "crash": "#9467bd", "unexpected-outcome": "#e377c2"}
 OTHER_COLOUR = "#17becf"  # a kind this module does not know yet
 LINE_COLOUR = "#1f77b4"
 # presentation attributes, so that a chart looks the same outside the page's <style>
 TEXT_STYLE = 'font-family="sans-serif" font-size="10" fill="#333"'
+
+
+def escape(s):
+    """text from a run (a kind or a date from the history database), visible and escaped"""
+    return html.escape(visible(s))
 
 
 def _num(v):
@@ -123,8 +129,7 @@ def _kinds(runs):
 
 def kind_colour(kind):
     """the colour of a failure kind, in the charts and on the page"""
-    k = KINDS.index(kind) if kind in KINDS else -1
-    return KIND_PALETTE[k] if 0 <= k < len(KIND_PALETTE) else OTHER_COLOUR
+    return KIND_COLOURS.get(kind, OTHER_COLOUR)
 
 
 def _stack(frame, run, i, kinds):

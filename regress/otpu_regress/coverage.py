@@ -1,10 +1,26 @@
 """The run's functional coverage: each test's file (otpu-lockstep --coverage) merged with
-otpu-cov into coverage.json, and its overall figure."""
+otpu-cov into coverage.json, and its overall figure. otpu-cov refusing a file (one from a
+tampered shard) costs the run its coverage figure, with one line saying why, not its results."""
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+
+from .text import visible
+
+
+class CoverageError(Exception):
+    """otpu-cov failed: the run has no coverage figure"""
+
+
+def _cov(cmd):
+    """otpu-cov's stdout, or CoverageError with its last line"""
+    p = subprocess.run(cmd, capture_output=True, encoding="utf-8", errors="surrogateescape")
+    if p.returncode == 0:
+        return p.stdout
+    why = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
+    raise CoverageError(f"otpu-regress: no coverage figure: otpu-cov {cmd[1]}: {visible(why)}")
 
 
 def merge(cov_tool, files, out):
@@ -17,8 +33,7 @@ def merge(cov_tool, files, out):
         acc = None
         for k in range(0, len(files), 200):
             part = os.path.join(tmp, f"part{k}.json")
-            subprocess.run([cov_tool, "merge", *([acc] if acc else []), *files[k:k + 200], "-o",
-                            part], check=True, capture_output=True, text=True)
+            _cov([cov_tool, "merge", *([acc] if acc else []), *files[k:k + 200], "-o", part])
             acc = part
         shutil.copyfile(acc, out)
     return True
@@ -26,7 +41,17 @@ def merge(cov_tool, files, out):
 
 def totals(cov_tool, path):
     """{"percent", "hit", "bins"} of the 'overall' line of otpu-cov report"""
-    p = subprocess.run([cov_tool, "report", path], capture_output=True, text=True, check=True)
-    m = re.search(r"^overall\s+([\d.]+)%\s+(\d+) of (\d+) bins", p.stdout, re.M)
+    m = re.search(r"^overall\s+([\d.]+)%\s+(\d+) of (\d+) bins", _cov([cov_tool, "report", path]),
+                  re.M)
     return {"percent": float(m.group(1)), "hit": int(m.group(2)), "bins": int(m.group(3))} \
         if m else None
+
+
+def of(cov_tool, files, out, log):
+    """the merged coverage of files written to out/coverage.json and its totals, or None"""
+    path = os.path.join(out, "coverage.json")
+    try:
+        return totals(cov_tool, path) if files and merge(cov_tool, files, path) else None
+    except CoverageError as e:
+        log(str(e))
+        return None

@@ -6,20 +6,18 @@ import shutil
 from . import coverage, history, html, report
 
 
-def finish(out, run, tests, db_path, cov_tool, cov_files, log):
-    """coverage, history, the files and the page of a run (or of merged shards)"""
+def finish(out, run, tests, db, cov_tool, cov_files, log):
+    """coverage, history (db: an open history database, or None), the files and the page of a
+    run (or of merged shards); the run's exit status"""
     tests = sorted(tests, key=lambda t: t["name"])
-    cov = None
-    if cov_files and coverage.merge(cov_tool, cov_files, os.path.join(out, "coverage.json")):
-        cov = coverage.totals(cov_tool, os.path.join(out, "coverage.json"))
-    db = history.connect(db_path) if db_path else None
+    cov = coverage.of(cov_tool, cov_files, out, log)
     now = {t["name"]: (t["status"], t["kind"]) for t in tests}
     changes = history.changes(db, now, history.last_run(db)) if db else \
         {"new_failures": [], "fixed": [], "still_failing": []}
     summary = report.summarize(run, tests, cov, changes)
+    report.write_all(out, run, tests, summary)
     if db:
         history.record(db, run, tests, summary)
-    report.write_all(out, run, tests, summary)
     html.write_index(out, summary, tests, history.recent_runs(db) if db else [])
     shutil.rmtree(os.path.join(out, "work"), ignore_errors=True)
     log(report.summary_text(summary).rstrip())

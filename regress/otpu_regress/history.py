@@ -1,8 +1,15 @@
 """History across runs in an SQLite database: every run and every test's result, so a run can
 say what is new since the one before, what was fixed, what still fails (since when) and which
-tests are flaky (pass and fail on the same input)."""
+tests are flaky (pass and fail on the same input). The database is checked when it is opened,
+before any test runs: an SQLite file with only otpu-regress's tables (or a new one), writable
+when a run will write it. Rows are checked as they are read: a tampered row is bad input."""
 import json
+import os
 import sqlite3
+
+from . import files
+from .errors import UsageError
+from .text import visible
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -12,39 +19,86 @@ CREATE TABLE IF NOT EXISTS results (
   run INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, status TEXT NOT NULL,
   kind TEXT, message TEXT, input_hash TEXT, PRIMARY KEY (run, name));
 """
+COLUMNS = {"runs": ["id", "started", "out", "suites", "tests", "passed", "failed", "wall",
+                    "coverage", "by_kind"],
+           "results": ["run", "name", "status", "kind", "message", "input_hash"]}
+TABLES = set(COLUMNS) | {"sqlite_sequence"}  # (AUTOINCREMENT's)
+HEADER = b"SQLite format 3\0"
+NOTHING = 1 << 62  # SQLite reads the pages it needs: a database has no size bound
 
 
-class HistoryError(Exception):
+class HistoryError(UsageError):
     """a database that cannot be opened or is not otpu-regress history"""
 
 
-def connect(path):
+def _check_file(path, create):
+    if os.path.isdir(path):
+        raise HistoryError(f"--db {path}: a folder, not a database file")
+    if not os.path.lexists(path):
+        if not create:
+            raise HistoryError(f"{path}: no history database (otpu-regress run --db "
+                               "writes one)")
+        if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise HistoryError(f"--db {path}: its folder does not exist")
+        return
+    with files.open_checked(path, NOTHING) as f:
+        head = f.read(len(HEADER))
+    if head and head != HEADER:  # (an empty file is a new database to SQLite)
+        raise HistoryError(f"--db {path}: not an SQLite database")
+
+
+def connect(path, create=True):
+    """the checked history database at path (with create: made if missing, and writable)"""
+    _check_file(path, create)
     try:
-        db = sqlite3.connect(path)
-        db.executescript(SCHEMA)
+        db = sqlite3.connect(path, timeout=10)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables - TABLES:
+            raise HistoryError(f"--db {path}: another program's database (tables "
+                               f"{', '.join(sorted(map(str, tables - TABLES)))})")
+        for t in sorted(tables & set(COLUMNS)):
+            if [r[1] for r in db.execute(f"PRAGMA table_info({t})")] != COLUMNS[t]:
+                raise HistoryError(f"--db {path}: table {t} is not otpu-regress's")
+        if create:
+            db.executescript(SCHEMA)
+            db.execute("BEGIN IMMEDIATE")  # writable: a row written and taken back
+            db.execute("INSERT INTO runs (started) VALUES ('probe')")
+            db.rollback()
         return db
     except sqlite3.Error as e:
-        raise HistoryError(f"{path}: not a usable otpu-regress history database ({e})") from None
+        raise HistoryError(f"--db {path}: not a usable otpu-regress history database "
+                           f"({e})") from None
+
+
+def _rows(db, sql, args, *types):
+    """the rows of a query, each value of the type given for its column"""
+    rows = db.execute(sql, args).fetchall()
+    for r in rows:
+        if any(not isinstance(v, t) or isinstance(v, bool) for v, t in zip(r, types)):
+            raise HistoryError(f"the history database holds a row otpu-regress did not write: "
+                               f"{visible(repr(r))[:80]}")
+    return rows
 
 
 def last_run(db, before=None):
     q = "SELECT id FROM runs" + (" WHERE id < ?" if before else "") + " ORDER BY id DESC LIMIT 1"
-    row = db.execute(q, (before,) if before else ()).fetchone()
-    return row[0] if row else None
+    rows = _rows(db, q, (before,) if before else (), int)
+    return rows[0][0] if rows else None
 
 
 def results_of(db, run):
     return {n: (s, k) for n, s, k in
-            db.execute("SELECT name, status, kind FROM results WHERE run = ?", (run,))}
+            _rows(db, "SELECT name, status, kind FROM results WHERE run = ?", (run,), str, str,
+                  (str, type(None)))}
 
 
 def failing_since(db, name, run):
     """the start time of the run that began the test's current streak of failures"""
     since = None
-    for rid, started, status in db.execute(
-            "SELECT runs.id, runs.started, results.status FROM results JOIN runs ON "
+    for rid, started, status in _rows(
+            db, "SELECT runs.id, runs.started, results.status FROM results JOIN runs ON "
             "runs.id = results.run WHERE results.name = ? AND runs.id <= ? ORDER BY runs.id "
-            "DESC", (name, run)):
+            "DESC", (name, run), int, str, str):
         if status == "pass":
             break
         since = started
@@ -69,8 +123,8 @@ def record(db, run, tests, summary):
         cur = db.execute(
             "INSERT INTO runs (started, out, suites, tests, passed, failed, wall, coverage, "
             "by_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run["started"], run.get("out"), json.dumps(run["suites"]), summary["tests"],
-             summary["passed"], summary["failed"], run["wall_time"], cov,
+            (run["started"], visible(run.get("out")), json.dumps(run["suites"]),
+             summary["tests"], summary["passed"], summary["failed"], run["wall_time"], cov,
              json.dumps(summary["by_kind"])))
         db.executemany(
             "INSERT INTO results (run, name, status, kind, message, input_hash) VALUES "
@@ -79,22 +133,36 @@ def record(db, run, tests, summary):
     return cur.lastrowid
 
 
+def _by_kind(text):
+    try:
+        d = json.loads(text or "{}")
+    except ValueError:
+        d = None
+    if not (isinstance(d, dict) and all(isinstance(k, str) and isinstance(v, int) and
+                                        not isinstance(v, bool) and 0 <= v < 1 << 62
+                                        for k, v in d.items())):
+        raise HistoryError("the history database holds a run whose failures by kind are not "
+                           f"otpu-regress's: {visible(text)[:80]}")
+    return d
+
+
 def recent_runs(db, k=30):
-    rows = db.execute("SELECT id, started, tests, passed, failed, by_kind, coverage FROM runs "
-                      "ORDER BY id DESC LIMIT ?", (k,)).fetchall()
+    rows = _rows(db, "SELECT id, started, tests, passed, failed, by_kind, coverage FROM runs "
+                 "ORDER BY id DESC LIMIT ?", (k,), int, str, int, int, int, (str, type(None)),
+                 (int, float, type(None)))
     return [{"id": i, "started": s, "tests": t, "passed": p, "failed": f,
-             "by_kind": json.loads(b or "{}"), "coverage_percent": c}
+             "by_kind": _by_kind(b), "coverage_percent": c}
             for i, s, t, p, f, b, c in reversed(rows)]
 
 
 def flaky(db, runs=30):
     """tests that passed and failed on the same input within the last runs"""
-    first = db.execute("SELECT MIN(id) FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?)",
-                       (runs,)).fetchone()[0] or 0
-    return [r[0] for r in db.execute(
-        "SELECT name FROM results WHERE run >= ? GROUP BY name, input_hash "
+    first = _rows(db, "SELECT MIN(id) FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?)",
+                  (runs,), (int, type(None)))[0][0] or 0
+    return [r[0] for r in _rows(
+        db, "SELECT name FROM results WHERE run >= ? GROUP BY name, input_hash "
         "HAVING SUM(status = 'pass') > 0 AND SUM(status != 'pass') > 0 ORDER BY name",
-        (first,))]
+        (first,), str)]
 
 
 def report(db, runs=30):
@@ -102,7 +170,7 @@ def report(db, runs=30):
     cur = last_run(db)
     if cur is None:
         return "no run recorded yet\n"
-    started = db.execute("SELECT started FROM runs WHERE id = ?", (cur,)).fetchone()[0]
+    started = _rows(db, "SELECT started FROM runs WHERE id = ?", (cur,), str)[0][0]
     prev = last_run(db, cur)
     ch = changes(db, results_of(db, cur), prev)
     out = [f"run {cur} ({started})" + (f" against run {prev}" if prev else " (the first run)")]

@@ -2,12 +2,15 @@
 
 In this order: the run's facts, the totals, the failures (first, one row each, with links to the
 repro folder's files that exist), new failures and fixes since the last run, the history charts,
-the slowest tests. Every text and attribute from the run goes through html.escape."""
+the slowest tests. Every text and attribute from the run is made visible (text.py: no control
+byte from input reaches the page) and goes through html.escape."""
 import html
 import os
 from urllib.parse import quote
 
 from . import charts
+from .outcome import MEANING
+from .text import visible
 
 # the files of a repro folder the page links to, when they exist: (path in the folder, label)
 REPRO_FILES = [
@@ -42,8 +45,8 @@ code { font-size: 13px; }
 
 
 def _e(value):
-    """text or an attribute value, escaped"""
-    return html.escape(str(value))
+    """text or an attribute value, visible and escaped"""
+    return html.escape(visible(value))
 
 
 def _count(n):
@@ -72,7 +75,7 @@ def _kind(kind):
     if not kind:
         return NONE
     return (f'<span class="swatch" style="background:{charts.kind_colour(kind)}"></span>'
-            f"{_e(kind)}")
+            f'<span title="{_e(MEANING.get(kind, kind))}">{_e(kind)}</span>')
 
 
 def _head(summary):

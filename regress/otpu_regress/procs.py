@@ -41,8 +41,12 @@ def run(cmd, timeout=None):
     if _stopping.is_set():
         raise Stopped(signal.SIGTERM)
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         start_new_session=True)
+    # bytes that are not UTF-8 kept as surrogates: text.visible shows them, output.txt keeps them
+    try:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             encoding="utf-8", errors="surrogateescape", start_new_session=True)
+    except OSError as e:  # the tool went (a rebuild in progress, say): this test's crash
+        return 127, f"cannot run {cmd[0]}: {e.strerror}", time.monotonic() - t0, False
     with _lock:
         _live.add(p)
     try:

@@ -1,10 +1,14 @@
 """The run's files for tools and people: junit.xml (testsuites / testsuite per suite entry /
-testcase per bundle), summary.json and summary.txt."""
+testcase per bundle), summary.json and summary.txt. Every text from input is made visible
+(text.py) on its way into junit.xml and summary.txt: XML 1.0 forbids most control characters
+even escaped, and a terminal would obey them."""
 import json
 import os
 import xml.etree.ElementTree as ET
 
 from .outcome import KINDS
+from .results import SCHEMA
+from .text import visible
 
 
 def summarize(run, tests, coverage, changes):
@@ -23,24 +27,24 @@ def summarize(run, tests, coverage, changes):
 def write_junit(path, run, tests):
     root = ET.Element("testsuites", name="otpu-regress", tests=str(len(tests)),
                       failures=str(sum(t["status"] != "pass" for t in tests)), errors="0",
-                      time=f"{run['wall_time']:.3f}", timestamp=run["started"])
+                      time=f"{run['wall_time']:.3f}", timestamp=visible(run["started"]))
     suites = {}
     for t in tests:
         suites.setdefault(t["suite"], []).append(t)
     for name, members in suites.items():
-        ts = ET.SubElement(root, "testsuite", name=name, tests=str(len(members)),
+        ts = ET.SubElement(root, "testsuite", name=visible(name), tests=str(len(members)),
                            failures=str(sum(t["status"] != "pass" for t in members)),
                            errors="0", skipped="0",
                            time=f"{sum(t['time'] for t in members):.3f}",
-                           timestamp=run["started"], hostname=run["host"])
+                           timestamp=visible(run["started"]), hostname=visible(run["host"]))
         for t in members:
-            tc = ET.SubElement(ts, "testcase", name=t["bundle"], classname=name,
+            tc = ET.SubElement(ts, "testcase", name=visible(t["bundle"]), classname=visible(name),
                                time=f"{t['time']:.3f}")
             if t["status"] != "pass":
-                f = ET.SubElement(tc, "failure", message=t["message"], type=t["kind"])
-                f.text = (f"{t['kind']}: {t['message']}\n" +
+                f = ET.SubElement(tc, "failure", message=visible(t["message"]), type=t["kind"])
+                f.text = (f"{t['kind']}: {visible(t['message'])}\n" +
                           (f"repro folder: {t['repro']}\n" if t["repro"] else ""))
-            ET.SubElement(tc, "system-out").text = t["command"] + "\n"
+            ET.SubElement(tc, "system-out").text = visible(t["command"]) + "\n"
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
@@ -62,21 +66,24 @@ def summary_text(s):
     lines += [f"  fixed: {n}" for n in ch["fixed"]]
     lines.append("slowest:")
     lines += [f"  {x['time']:8.2f} s  {x['name']}" for x in s["slowest"]]
-    return "\n".join(lines) + "\n"
+    return "\n".join(visible(line) for line in lines) + "\n"
 
 
 def failure_lines(tests):
-    return [f"FAIL {t['name']}: {t['kind']}: {t['message']}" +
-            (f" (repro: {t['repro']}/repro.sh)" if t["repro"] else "")
+    return [visible(f"FAIL {t['name']}: {t['kind']}: {t['message']}" +
+                    (f" (repro: {t['repro']}/repro.sh)" if t["repro"] else ""))
             for t in tests if t["status"] != "pass"]
 
 
+def write_json(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+
+
 def write_all(out_dir, run, tests, summary):
-    with open(os.path.join(out_dir, "results.json"), "w") as f:
-        json.dump({"schema": "otpu-regress/results/1", "run": run, "tests": tests}, f,
-                  indent=1)
-    with open(os.path.join(out_dir, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1)
+    write_json(os.path.join(out_dir, "results.json"),
+               {"schema": SCHEMA, "run": run, "tests": tests})
+    write_json(os.path.join(out_dir, "summary.json"), summary)
     with open(os.path.join(out_dir, "summary.txt"), "w") as f:
         f.write(summary_text(summary))
     write_junit(os.path.join(out_dir, "junit.xml"), run, tests)

@@ -8,9 +8,10 @@ import os
 import shlex
 import shutil
 
-from . import outcome, procs
+from . import files, outcome, procs
 from .repro import make_repro
 from .suite import Test, safe_name
+from .text import one_line
 
 # the case.txt keys that decide which simulator a bundle needs (REV: otpu-rtl refuses another
 # revision than the RTL's, so bundles of two revisions never share a representative)
@@ -23,7 +24,7 @@ def file_sha256(path, buf):
     megabytes read whole would land in fresh pages, each a page fault (issue 16: loading must
     not dwarf running)"""
     h, view = hashlib.sha256(), memoryview(buf)
-    with open(path, "rb", buffering=0) as fh:
+    with files.open_checked(path, files.limit_of(os.path.basename(path))) as fh:
         while True:
             n = fh.readinto(view)
             if not n:
@@ -32,27 +33,29 @@ def file_sha256(path, buf):
 
 
 def input_hash(test):
-    """the test's input: its bundle's files and its plusargs"""
+    """the test's input: its bundle's files and its plusargs (a file that cannot be read, which
+    the test reports as bad input, counts by its name)"""
     h, buf = hashlib.sha256(), bytearray(1 << 16)  # one per call: tests start in threads
     try:
-        for f in sorted(os.listdir(test.path)):
-            p = os.path.join(test.path, f)
-            if os.path.isfile(p):
-                h.update(f.encode() + b"\0")
-                h.update(file_sha256(p, buf))
-    except OSError:
+        for e in files.entries(test.path):
+            h.update(e.name.encode("utf-8", "surrogateescape") + b"\0")
+            try:
+                h.update(file_sha256(e.path, buf))
+            except files.BadFile:
+                h.update(b"unreadable")
+    except files.BadFile:
         h.update(b"missing")
-    h.update("\0".join(test.plusargs).encode())
+    h.update("\0".join(test.plusargs).encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
 def config_of(path):
     """the Config lines of a bundle's case.txt (None when it cannot be read)"""
     try:
-        with open(os.path.join(path, "case.txt")) as f:
-            kv = dict(ln.strip().split("=", 1) for ln in f if "=" in ln)
-    except OSError:
+        text = files.read_text(os.path.join(path, "case.txt"), files.OTHER)
+    except files.BadFile:
         return None
+    kv = dict(ln.strip().split("=", 1) for ln in text.splitlines() if "=" in ln)
     return tuple(kv.get(k) for k in CONFIG_KEYS)
 
 
@@ -112,10 +115,10 @@ def run_test(test: Test, tools, out_dir, opts, problem):
     cmd = lockstep_command(tools, test, report, cov if opts.coverage else None)
     rec = new_record(test, tools)
     output = ""
-    if problem is None and not os.path.isdir(test.path):
-        problem = ("bad-input", f"no bundle at {test.path}")
+    bad_bundle = bundle_problem(test.path)
+    problem = problem or bad_bundle
     if problem:
-        rec.update(status="fail", kind=problem[0], message=problem[1])
+        rec.update(status="fail", kind=problem[0], message=one_line(problem[1]))
     else:
         os.makedirs(os.path.dirname(cov), exist_ok=True)
         status, output, secs, timed_out = procs.run(cmd, opts.timeout)
@@ -123,12 +126,25 @@ def run_test(test: Test, tools, out_dir, opts, problem):
         cycles, instructions = outcome.counts(output)
         rec.update(status=st, kind=kind, message=msg, divergence=d, exit=status, time=secs,
                    cycles=cycles, instructions=instructions)
-    if rec["status"] == "fail" and os.path.isdir(test.path):
-        rec["repro"] = make_repro(test, rec, tools, out_dir, output,
-                                  opts.shrink and rec["kind"] == "divergence")
+    if rec["status"] == "fail" and not bad_bundle:
+        try:
+            rec["repro"] = make_repro(test, rec, tools, out_dir, output,
+                                      opts.shrink and rec["kind"] == "divergence")
+        except files.BadFile as e:  # the bundle changed since it was checked
+            shutil.rmtree(folder, ignore_errors=True)
+            rec.update(kind="bad-input", message=one_line(e), repro=None)
     else:
         shutil.rmtree(folder, ignore_errors=True)
     return rec
+
+
+def bundle_problem(path):
+    """("bad-input", why) when the bundle is missing or holds what otpu-regress must not read
+    (files.bundle_problem), else None"""
+    if not os.path.isdir(path):
+        return "bad-input", f"no bundle at {path}"
+    why = files.bundle_problem(path)
+    return ("bad-input", why) if why else None
 
 
 def run_all(tests, tools, out_dir, opts, on_result, gen_problems):

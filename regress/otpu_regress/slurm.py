@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import time
 
+from . import files
 from .errors import UsageError
 
 POLL_S = 2.0
@@ -88,7 +89,8 @@ def submit(script, partition, sbatch_args):
     if isinstance(sbatch_args, str):
         sbatch_args = shlex.split(sbatch_args)
     argv += list(sbatch_args) + [script]
-    p = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    p = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                       stdin=subprocess.DEVNULL)
     if p.returncode != 0:
         raise SlurmError(f"sbatch failed: {last_line(p.stderr).removeprefix('sbatch: error: ')}")
     job = p.stdout.strip().split(";")[0]  # "JOBID" or "JOBID;CLUSTER"
@@ -101,7 +103,8 @@ def task_states(job):
     """{array task index: state} of the job's tasks, finished ones included ({} once the
     controller forgot the job), or None when squeue failed."""
     p = subprocess.run(["squeue", "-j", job, "-h", "-r", "-t", "all", "-o", "%K %T"],
-                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+                       capture_output=True, text=True, errors="replace",
+                       stdin=subprocess.DEVNULL)
     if p.returncode != 0:
         return {} if "Invalid job id" in p.stderr else None
     states = {}
@@ -139,10 +142,10 @@ def wait_for(job, shards, log):
 
 def read_marker(out_dir, shard):
     try:
-        with open(marker_path(out_dir, shard)) as f:
-            return int(f.read().strip())
-    except (OSError, ValueError):
+        text = files.read_text(marker_path(out_dir, shard), 64).strip()
+    except files.BadFile:
         return None
+    return int(text) if text.isdigit() and len(text) < 4 else None
 
 
 def collect(out_dir, shards, killed):
@@ -166,9 +169,9 @@ def run_array(shards, shard_command, out_dir, partition=None, sbatch_args=(), lo
         raise SlurmError(f"a Slurm array needs at least one shard, not {shards}")
     check_tools()
     out_dir = os.path.abspath(out_dir)
-    if any(c in out_dir for c in '"%\n'):
+    if not out_dir.isprintable() or any(c in out_dir for c in '"%\\'):
         raise SlurmError(f"the output folder's path cannot name Slurm's output files "
-                         f"(no \", % or newline): {out_dir!r}")
+                         f"(no \", %, \\ or control character): {out_dir}")
     os.makedirs(out_dir, exist_ok=True)
     for i in range(1, shards + 1):
         try:

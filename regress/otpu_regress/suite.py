@@ -1,14 +1,20 @@
 """Suites: what a regression runs. A suite argument is a bundle folder, a folder of bundles, a
-generator spec (gen:FAMILY:seed=N:count=K[:rev=NAME][:KEY=VALUE...]) or a suite file (one entry per line:
-ENTRY [name=NAME] [+plusarg ...]). Each entry becomes tests with stable names ENTRY/BUNDLE, so
-one night can be compared with the one before."""
+generator spec (gen:FAMILY:seed=N:count=K[:rev=NAME][:KEY=VALUE...]) or a suite file (one entry
+per line: ENTRY [name=NAME] [+plusarg ...]). Each entry becomes tests with stable names
+ENTRY/BUNDLE, so one night can be compared with the one before. Numbers follow the project's
+grammar (number.py); names are kept as visible text (text.py)."""
 import os
 import re
 import shlex
 from dataclasses import dataclass, field
 
+from . import files
+from .errors import UsageError
+from .number import number
+from .text import visible
 
-class SuiteError(Exception):
+
+class SuiteError(UsageError):
     """bad input in a suite: the message names the file, line and entry"""
 
 
@@ -22,6 +28,11 @@ class GenSpec:
 
     def bundle_names(self):
         return [f"{self.family}-{self.seed}-{i:04d}" for i in range(self.count)]
+
+    def canonical(self):
+        """the spec in one spelling (the suite's identity: identity.py)"""
+        return ":".join(["gen", self.family, f"seed={self.seed}", f"count={self.count}"] +
+                        ([f"rev={self.rev}"] if self.rev else []) + self.overrides)
 
 
 @dataclass
@@ -43,29 +54,51 @@ class Test:
     entry: Entry
 
 
-GEN_KEY = re.compile(r"^[A-Z_]+=(0x[0-9a-fA-F]+|\d+)$")
+FAMILY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+REV = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+GEN_KEY = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
+NAME = re.compile(r"[^/]{1,200}")  # an entry's name= (also a folder name under bundles/)
+MAX_COUNT = 1000000  # otpu-gen's --count bound
+MAX_LINE = 65536     # a suite file's line
 
 
 def parse_gen(spec, where):
+    """a gen: spec as a GenSpec, or SuiteError"""
+    def bad(why):
+        return SuiteError(f"{where}: '{spec}': {why}")
     parts = spec.split(":")
-    if len(parts) < 2 or not parts[1]:
-        raise SuiteError(f"{where}: '{spec}': a generator spec is gen:FAMILY:seed=N:count=K")
-    g = GenSpec(parts[1], None, None)
+    if len(parts) < 2 or not FAMILY.fullmatch(parts[1]):
+        raise bad("a generator spec is gen:FAMILY:seed=N:count=K (FAMILY: letters, digits, "
+                  "- and _)")
+    g, seen = GenSpec(parts[1], None, None), set()
     for p in parts[2:]:
-        k, _, v = p.partition("=")
-        if k == "rev" and v:
-            g.rev = v
-        elif k in ("seed", "count"):
-            if not v.isdigit():
-                raise SuiteError(f"{where}: '{spec}': {k} must be a decimal number, not '{v}'")
-            setattr(g, k, int(v))
-        elif GEN_KEY.match(p):
-            g.overrides.append(p)
-        else:
-            raise SuiteError(f"{where}: '{spec}': '{p}' is neither seed=, count=, rev= nor a "
-                             "Config KEY=VALUE")
-    if g.seed is None or g.count is None or g.count < 1:
-        raise SuiteError(f"{where}: '{spec}': seed= and count= (at least 1) are required")
+        k, eq, v = p.partition("=")
+        if not eq:
+            raise bad(f"'{p}' is neither seed=, count=, rev= nor a Config KEY=VALUE")
+        if k in seen:
+            raise bad(f"{k}= is given twice")
+        seen.add(k)
+        try:
+            if k == "rev":
+                if not REV.fullmatch(v):
+                    raise bad(f"rev= names no revision: '{v}'")
+                g.rev = v
+            elif k == "seed":
+                g.seed = number(v, "seed")
+            elif k == "count":
+                g.count = number(v, "count", 1, MAX_COUNT)
+            elif GEN_KEY.fullmatch(k):
+                number(v, k)
+                g.overrides.append(p)
+            else:
+                raise bad(f"'{p}' is neither seed=, count=, rev= nor a Config "
+                          "KEY=VALUE")
+        except SuiteError:
+            raise
+        except UsageError as e:  # a number the grammar refuses
+            raise bad(str(e)) from None
+    if g.seed is None or g.count is None:
+        raise bad("seed= and count= are required")
     return g
 
 
@@ -75,45 +108,64 @@ def gen_name(g):
 
 
 def is_bundle(path):
-    return os.path.isfile(os.path.join(path, "case.txt"))
+    """a folder with a case.txt (of any kind: a bad one is the test's bad input)"""
+    return os.path.lexists(os.path.join(path, "case.txt"))
 
 
-def entry_of(text, base, where, name=None, plusargs=()):
-    """one entry: a gen spec or a path (relative to base; ${VAR} from the environment)"""
+def entry_of(text, base, where, name=None, plusargs=(), expand=False):
+    """one entry: a gen spec or a path (relative to base; with expand, ${VAR} from the
+    environment, as in suite files)"""
     if text.startswith("gen:"):
         g = parse_gen(text, where)
         return Entry(name or gen_name(g), text, gen=g, plusargs=list(plusargs))
-    path = os.path.expandvars(text)
-    if "$" in path:
-        raise SuiteError(f"{where}: '{text}': an environment variable is not set")
-    path = os.path.normpath(os.path.join(base, path))
+    path = text
+    if expand:
+        path = os.path.expandvars(text)
+        if "$" in path:
+            raise SuiteError(f"{where}: '{text}': an environment variable is not set")
+    path = os.path.abspath(os.path.join(base, path))
     if not os.path.isdir(path):
         raise SuiteError(f"{where}: '{text}': no such folder ({path})")
-    return Entry(name or os.path.basename(path), text, path=path, plusargs=list(plusargs))
+    return Entry(name or visible(os.path.basename(path)), text, path=path,
+                 plusargs=list(plusargs))
+
+
+def parse_line(line, where):
+    """(entry text, name or None, plusargs) of a suite file's line, or None for a blank one"""
+    if len(line) > MAX_LINE:
+        raise SuiteError(f"{where}: the line is longer than {MAX_LINE} characters")
+    if any(not c.isprintable() and c != "\t" for c in line):
+        raise SuiteError(f"{where}: the line holds a control byte or a byte that is not UTF-8")
+    line = line.split("#", 1)[0].strip()
+    if not line:
+        return None
+    try:
+        words = shlex.split(line)
+    except ValueError as e:
+        raise SuiteError(f"{where}: {e}") from None
+    if not words:
+        return None
+    name, plus = None, []
+    for w in words[1:]:
+        if w.startswith("+") and len(w) > 1:
+            plus.append(w)
+        elif w.startswith("name=") and NAME.fullmatch(w[5:]) and w[5:] not in (".", ".."):
+            name = w[5:]
+        else:
+            raise SuiteError(f"{where}: '{w}': expected name=NAME (no /, not . or ..) "
+                             "or +plusarg")
+    return words[0], name, plus
 
 
 def read_suite_file(path):
     entries = []
-    with open(path) as f:
-        for no, line in enumerate(f, 1):
-            where = f"{path}:{no}"
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            try:
-                words = shlex.split(line)
-            except ValueError as e:
-                raise SuiteError(f"{where}: {e}") from None
-            name, plus = None, []
-            for w in words[1:]:
-                if w.startswith("+"):
-                    plus.append(w)
-                elif w.startswith("name=") and len(w) > 5:
-                    name = w[5:]
-                else:
-                    raise SuiteError(f"{where}: '{w}': expected name=NAME or +plusarg")
-            entries.append(entry_of(words[0], os.path.dirname(os.path.abspath(path)), where,
-                                    name, plus))
+    text = files.read_text(path, files.SUITE)
+    for no, line in enumerate(text.split("\n"), 1):
+        where = f"{path}:{no}"
+        parsed = parse_line(line, where)
+        if parsed:
+            entries.append(entry_of(parsed[0], os.path.dirname(os.path.abspath(path)), where,
+                                    parsed[1], parsed[2], expand=True))
     if not entries:
         raise SuiteError(f"{path}: the suite file has no entry")
     return entries
@@ -123,9 +175,10 @@ def entries_of(arg):
     """the entries of one suite argument"""
     if arg.startswith("gen:"):
         return [entry_of(arg, ".", "suite")]
-    if os.path.isfile(arg):
-        return read_suite_file(arg)
-    return [entry_of(arg, ".", "suite")]
+    if os.path.isdir(arg) or not os.path.lexists(arg):
+        return [entry_of(arg, ".", "suite")]
+    files.check(arg, files.SUITE)  # a FIFO, a device, a huge file: refused before it is read
+    return read_suite_file(arg)
 
 
 def tests_of(entry, gen_root):
@@ -136,13 +189,17 @@ def tests_of(entry, gen_root):
     elif is_bundle(entry.path):
         names, paths = [os.path.basename(entry.path)], [entry.path]
     else:
-        names = sorted(n for n in os.listdir(entry.path)
-                       if is_bundle(os.path.join(entry.path, n)))
+        try:
+            names = sorted(n for n in os.listdir(entry.path)
+                           if is_bundle(os.path.join(entry.path, n)))
+        except OSError as e:
+            raise SuiteError(f"{entry.source}: {entry.path}: "
+                             f"{e.strerror}") from None
         if not names:
             raise SuiteError(f"{entry.source}: no bundle (a folder with case.txt) in "
                              f"{entry.path}")
         paths = [os.path.join(entry.path, n) for n in names]
-    return [Test(f"{entry.name}/{n}", entry.name, n, p, entry.plusargs, entry)
+    return [Test(f"{entry.name}/{visible(n)}", entry.name, visible(n), p, entry.plusargs, entry)
             for n, p in zip(names, paths)]
 
 
@@ -153,8 +210,8 @@ def load(args, gen_root):
         for e in entries_of(a):
             for t in tests_of(e, gen_root):
                 if t.name in seen:
-                    raise SuiteError(f"two tests are named '{t.name}' ({seen[t.name]} and "
-                                     f"{e.source}): give one entry another name=")
+                    raise SuiteError(f"two tests are named '{t.name}' ({seen[t.name]} "
+                                     f"and {e.source}): give one entry another name=")
                 seen[t.name] = e.source
                 tests.append(t)
     return sorted(tests, key=lambda t: t.name)

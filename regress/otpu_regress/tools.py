@@ -11,7 +11,7 @@ def tools_from_env(names=tuple(TOOLS)):
     """{name: path} of the tools named (merge needs only otpu-cov)"""
     tools = {k: os.environ.get(TOOLS[k], "") for k in names}
     for k, path in tools.items():
-        if not (path and os.access(path, os.X_OK)):
-            raise UsageError(f"{TOOLS[k]} ({path or 'unset'}) is not an executable: build the "
-                             "project (meson compile -C build) or set it")
+        if not (path and os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise UsageError(f"{TOOLS[k]} ({path or 'unset'}) is not an executable: "
+                             "build the project (meson compile -C build) or set it")
     return tools

@@ -1,0 +1,67 @@
+"""One run at a time in an output folder: `run` and `merge` take an exclusive flock on
+DIR/otpu-regress.lock and hold it until the process ends (the kernel drops it then, however the
+process ends). The file says who holds it (pid, host, start, command) for the one line a
+second run prints when it is refused. The file is left in place: removing it would let two runs
+lock two different files of one name."""
+import datetime
+import fcntl
+import json
+import os
+import socket
+import stat
+import sys
+
+from . import files
+from .errors import UsageError
+
+NAME = "otpu-regress.lock"
+_held = []  # the locked descriptors, open until the process ends
+
+
+def _holder(fd):
+    """who holds the lock, from its file"""
+    try:
+        info = json.loads(os.pread(fd, files.LOCK, 0).decode())
+        pid, host, started, command = (info["pid"], info["host"], info["started"],
+                                       info["command"])
+        if not (isinstance(pid, int) and all(isinstance(x, str) for x in (host, started)) and
+                isinstance(command, list)):
+            raise TypeError
+        return f"pid {pid} on {host}, started {started}: {' '.join(map(str, command))}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "its lock file does not say which"
+
+
+def take(out):
+    """lock the output folder out for this process, or UsageError naming the holder"""
+    path = os.path.join(out, NAME)
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > files.LOCK:
+            what = files.what_is(st.st_mode) if not stat.S_ISREG(st.st_mode) else "too large"
+            raise UsageError(f"{path}: the lock file is {what}; remove it")
+    except FileNotFoundError:
+        pass
+    try:  # no link followed, no wait on a FIFO that appeared since
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     0o644)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write in it ({e.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"{path}: the lock file is not a regular file; remove it")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(f"{out} is in use by another otpu-regress run "
+                             f"({_holder(fd)}); wait for it to end or use another "
+                             "--out") from None
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        text = json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": now,
+                           "command": sys.argv}) + "\n"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, text.encode("utf-8", "surrogateescape")[:files.LOCK], 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    _held.append(fd)
