@@ -239,15 +239,16 @@ static uint32_t row(stream *st, uint32_t r, uint32_t *S, uint32_t *tmp)
     uint32_t Dv = st->regs[d->d_reg], Gr = st->regs[d->g_idx & 7], Br = st->regs[d->b_idx & 7];
     const uint32_t *G = &one, *B = &Br;
     size_t gs = 0, bs = 0;
-    if (d->g_src == OTPU_G_REG)
+    /* (only the operands the update mode reads: the others' indexes were not checked) */
+    if (st->uses_g && d->g_src == OTPU_G_REG)
         G = &Gr;
-    else if (d->g_src == OTPU_G_SLOT)
+    else if (st->uses_g && d->g_src == OTPU_G_SLOT)
         G = st->C[d->g_idx], gs = 1;
-    else if (d->g_src == OTPU_G_CONST)
+    else if (st->uses_g && d->g_src == OTPU_G_CONST)
         G = &st->K[d->g_idx];
-    if (d->b_src == OTPU_BS_SLOT)
+    if (st->uses_b && d->b_src == OTPU_BS_SLOT)
         B = st->C[d->b_idx], bs = 1;
-    else if (d->b_src == OTPU_BS_CONST)
+    else if (st->uses_b && d->b_src == OTPU_BS_CONST)
         B = &st->K[d->b_idx];
     for (uint32_t c = 0; c < cols; c++) {
         uint32_t x = S[c];

@@ -217,6 +217,47 @@ TEST(Isa, StreamDescriptorRoundTrips)
     EXPECT_NE(strstr(err, "float-safe"), nullptr);
 }
 
+// A STREAM whose update mode reads neither G nor B may name any slot in those fields: the
+// model must not touch them (fuzz_gen found C[7] read out of bounds: UBSan).
+TEST(Exec, StreamIgnoresTheOperandsItsUpdateModeDoesNotRead)
+{
+    otpu_config c = otpu_config_default();
+    c.STREAM = 1;
+    Machine t(1, c);
+    ASSERT_NE(t.m, nullptr) << t.err.msg;
+    otpu_stream_desc d{};
+    d.rows = 1;
+    d.cols = 4;
+    d.u_mode = OTPU_U_PASS;
+    d.g_src = OTPU_G_SLOT;
+    d.g_idx = 7;
+    d.b_src = OTPU_BS_SLOT;
+    d.b_idx = 7;
+    uint32_t w[20];
+    size_t n = otpu_stream_desc_encode(&d, w);
+    for (size_t k = 0; k < n; k++)
+        t.word(0, 4 * k, w[k]);
+    const float in[4] = {1.5f, -2.0f, 3.25f, 0.5f};
+    for (int k = 0; k < 4; k++) {
+        uint32_t b;
+        memcpy(&b, &in[k], 4);
+        t.word(0, 0x100 + 4 * k, b);
+    }
+    otpu_ops o{};
+    o.stream.desc = 0;
+    o.stream.out = 200;
+    o.stream.src = {0x100, 0x100, 0};
+    o.stream.dst = {0x200, 0x200, 0};
+    o.stream.vec = {100, 100, 0};
+    o.stream.x = {150, 150, 0};
+    o.stream.k = {160, 160, 0};
+    otpu_instr st{};
+    otpu_encode_operands(OTPU_OP_STREAM, &o, &st);
+    t.load(0, {ld(0, 0, static_cast<uint32_t>(n)), st, halt()});
+    ASSERT_EQ(t.run(), 0) << t.e()->msg;
+    EXPECT_EQ(0, memcmp(t.v().dram + 0x200, in, sizeof in)); // PASS: the row as it was
+}
+
 // ---------------------------------------------------------------- sequencer rules
 
 TEST(Sequencer, LoopsNestAndCountWithRegisters)
