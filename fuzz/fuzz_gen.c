@@ -1,6 +1,7 @@
-/* fuzz_gen.c - the generator on any spec: the input picks the family, the seed, the index and
- * Config overrides (as otpu-gen's KEY=VALUE words); a Config the model or the family refuses
- * is refused, anything else gives a bundle whose recorded outcome the model reproduces. */
+/* fuzz_gen.c - the generator on any spec: the input picks the family, the seed, the index, a
+ * variant (otpu-gen --cover's candidates) and Config overrides (as otpu-gen's KEY=VALUE words);
+ * a Config the model or the family refuses is refused, anything else gives a bundle whose
+ * recorded outcome the model reproduces. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *p = data;
     size_t n = size;
     const gen_family *f = &gen_families[take(&p, &n, 1) % gen_nfamilies];
-    uint64_t seed = take(&p, &n, 8), index = take(&p, &n, 2);
+    uint64_t seed = take(&p, &n, 8), index = take(&p, &n, 2), variant = take(&p, &n, 1) % 4;
     otpu_config cfg = otpu_config_default();
     if (f->defaults)
         f->defaults(&cfg);
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         otpu_config_check(&cfg, err, sizeof err) || (f->refuses && f->refuses(&cfg)))
         return 0;
     otpu_bundle b;
-    if (otpu_gen_bundle(f, seed, index, &cfg, &b, NULL, err, sizeof err))
+    if (otpu_gen_bundle(f, seed, index, variant, &cfg, &b, NULL, err, sizeof err))
         return 0;
     /* what it wrote is what the model does */
     otpu_error e;

@@ -2,7 +2,8 @@
  * index in turn, among those the Config and revision can produce (producible). Kinds a bundle
  * cannot produce are not in the list: DEADLOCK (a slice that
  * can neither run nor wait at a collective or a WAITW does not exist), STEP_LIMIT (a tool's
- * option, not the bundle's), NOMEM (the simulator's host), and COLLECTIVE when S = 1. */
+ * option, not the bundle's), NOMEM (the simulator's host), and COLLECTIVE when S = 1.
+ * A COLLECTIVE is a BAR the other slices never reach, or GATHERs that disagree. */
 #include "generate.h"
 #include "ops.h"
 
@@ -23,8 +24,9 @@ static unsigned unknown_opcode(void)
     return op;
 }
 
-/* Emit the failing instruction of kind k in the current slice; its pc is c->want_pc. */
-static void failing(gen_ctx *c, otpu_err_kind k)
+/* Emit the failing instruction of kind k in the current slice; its pc is c->want_pc. The
+ * kinds with two forms take them in turn (round: the bundles of kind k before this one). */
+static void failing(gen_ctx *c, otpu_err_kind k, uint64_t round)
 {
     gen_rng *g = &c->rng;
     const otpu_config *cfg = &c->cfg;
@@ -42,6 +44,11 @@ static void failing(gen_ctx *c, otpu_err_kind k)
         break;
     }
     case OTPU_ERR_TMEM_RANGE: {
+        if (round % 2 && gen_op_allowed(c, OTPU_OP_STREAM)) { /* rows past TMEM's end */
+            c->want_pc = UINT32_MAX; /* (the descriptor's LD comes first) */
+            gen_stream_past_end(c);
+            return;
+        }
         op = gen_rng_chance(g, 50) ? OTPU_OP_LD : OTPU_OP_ST;
         o = gen_random_ops(c, op);
         o.dma.n = 2 + (uint32_t)gen_rng_below(g, 8);
@@ -112,6 +119,27 @@ static void failing(gen_ctx *c, otpu_err_kind k)
     gen_emit(c, op, &o);
 }
 
+/* A COLLECTIVE of another kind: every slice ends with a GATHER (each its own source), the
+ * wanted slice's differs from the others' in one field they must agree on (seg most often). */
+static void disagreeing_gather(gen_ctx *c, const otpu_ops *shared)
+{
+    otpu_ops o = *shared;
+    otpu_gather_ops *x = &o.gather;
+    if (c->s)
+        gen_gather_source(c, x);
+    if (c->s == c->want_slice) {
+        unsigned field = (unsigned)gen_rng_below(&c->rng, 6);
+        if (field == 0)
+            x->drs++;
+        else if (field == 1)
+            x->dst.imm++, x->dst.value++;
+        else
+            x->seg = x->seg > 1 && gen_rng_chance(&c->rng, 50) ? x->seg - 1 : x->seg + 1;
+        c->want_pc = UINT32_MAX;
+    }
+    gen_emit(c, OTPU_OP_GATHER, &o);
+}
+
 /* Can this Config and ISA revision produce kind k? (a collective needs two slices; WAITW and
  * HALT CHAIN are not in every revision) */
 static int producible(const gen_ctx *c, otpu_err_kind k)
@@ -138,12 +166,16 @@ int gen_family_error(gen_ctx *c)
     c->want_slice = (uint32_t)gen_rng_below(g, c->cfg.S);
     snprintf(c->note, sizeof c->note, "expects a %s error", otpu_err_kind_name(k));
     gen_start_all(c);
+    int gather = k == OTPU_ERR_COLLECTIVE && (c->index / n) % 2 == 0; /* in turn with BAR */
+    otpu_ops shared = gather ? gen_random_ops(c, OTPU_OP_GATHER) : gen_ops(OTPU_OP_NOP);
     for (c->s = 0; c->s < c->cfg.S; c->s++) {
         c->ending = 0;
         gen_body(c, 3 + (unsigned)gen_rng_below(g, 8), NULL);
         c->ending = 1; /* the failing instruction and the HALT use the reserved places */
-        if (c->s == c->want_slice) {
-            failing(c, k);
+        if (gather) {
+            disagreeing_gather(c, &shared);
+        } else if (c->s == c->want_slice) {
+            failing(c, k, c->index / n);
             if (k == OTPU_ERR_PAST_END) {
                 c->want_pc = gen_pc(c);
                 continue;

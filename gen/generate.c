@@ -22,21 +22,34 @@ enum {
     IMAGE_MAX = 1 << 17,    /* bytes of each DRAM image (the rest of DRAM is zero) */
 };
 
+/* (the data every family writes first: layout.c; what each adds or changes: .data) */
 const gen_family gen_families[] = {
-    {"mix", "every opcode, VOP function and flag; all units busy; loops; RLD; HALT CHAIN; "
-            "BAR/GATHER", NULL, NULL, gen_family_mix},
+    {"mix", "every opcode, VOP function and flag; all units busy; loops (of count 0 too); "
+            "RLD; HALT CHAIN; BAR/GATHER (each slice its own GATHER source, stride and data)",
+     "the common data; host data words when slices wait for the host",
+     NULL, NULL, gen_family_mix},
     {"hazard", "a tiny shared pool of TMEM, DRAM and ACT rows: RAW/WAR/WAW between every pair "
-               "of units", NULL, NULL, gen_family_hazard},
+               "of units; ranges that meet at exactly the first or last word, or miss by one",
+     "the common data, laid out in the tiny pool", NULL, NULL, gen_family_hazard},
     {"dma", "LD/ST/QST at every alignment, lengths around chunks, strides, the highest "
-            "addresses", NULL, NULL, gen_family_dma},
+            "addresses",
+     "the common data; LDs read past the pool (words of the whole 16 KiB image)", NULL, NULL,
+     gen_family_dma},
     {"mm", "QACT and MM: replay past MCOLS, ACC chains, RMAX, ASCALE, 4-bit weights, PAIR/DUP "
            "(turns PAIR on)",
+     "the common data; every MM's scale words of its weight format; a quarter of the chains "
+     "full-scale: activations of one magnitude and sign times weights of one sign at full scale "
+     "(a K block's integer past 2^17)",
      gen_family_mm_defaults, NULL, gen_family_mm},
     {"stream", "DSTEP and STREAM descriptors with edge shapes (turns DSTEP and STREAM on)",
-     gen_family_stream_defaults, gen_family_stream_refuses, gen_family_stream},
-    {"fp", "VOP-heavy programs on fp32 edge values", NULL, NULL, gen_family_fp},
-    {"error", "a valid prefix, then one ISA error of each kind in turn", NULL, NULL,
-     gen_family_error},
+     "the common data", gen_family_stream_defaults, gen_family_stream_refuses,
+     gen_family_stream},
+    {"fp", "VOP-heavy programs: every function, rows past 64 columns",
+     "the common data with a fifth of the words fp32 edge values (zeros, subnormals, inf, NaN, "
+     "ulps around 1 and ties, the limits of exp2/recip/rsqrt/log2)", NULL, NULL, gen_family_fp},
+    {"error", "a valid prefix, then one ISA error of each kind in turn (a collective: a BAR "
+              "alone or GATHERs that disagree; a TMEM range: an LD/ST or STREAM rows past the end)",
+     "the common data", NULL, NULL, gen_family_error},
 };
 const size_t gen_nfamilies = sizeof gen_families / sizeof gen_families[0];
 
@@ -52,20 +65,23 @@ const gen_family *gen_family_find(const char *name)
 
 void gen_start_all(gen_ctx *c)
 {
-    for (c->s = 0; c->s < c->cfg.S; c->s++)
+    for (c->s = 0; c->s < c->cfg.S; c->s++) {
         gen_setup_regs(c);
+        gen_warm(c);
+    }
     c->s = 0;
 }
 
 void gen_collective(gen_ctx *c, unsigned op)
 {
     unsigned keep = c->s;
+    for (c->s = 0; c->s < c->cfg.S; c->s++)
+        gen_loop_close_all(c);
     c->s = 0;
     otpu_ops o = gen_random_ops(c, op);
-    if (op == OTPU_OP_GATHER) /* absolute: every slice's registers differ */
-        o.gather.src = (otpu_ri){o.gather.src.value, o.gather.src.value, 0};
     for (c->s = 0; c->s < c->cfg.S; c->s++) {
-        gen_loop_close_all(c);
+        if (op == OTPU_OP_GATHER && c->s) /* each slice its own source and stride */
+            gen_gather_source(c, &o.gather);
         gen_emit(c, op, &o);
     }
     c->s = keep;
@@ -161,18 +177,6 @@ static int ctx_init(gen_ctx *c, const otpu_config *cfg, uint64_t seed)
     return 0;
 }
 
-static void fill_data(gen_ctx *c)
-{
-    /* the pool's words (fp32 data) and, now and then, a stretch of int8 / 4-bit bytes */
-    size_t n = c->dpool.hi > 16384 ? (size_t)c->dpool.hi : 16384;
-    if (n > c->dram_len)
-        n = c->dram_len;
-    for (unsigned s = 0; s < c->cfg.S; s++) {
-        gen_fill_words(&c->rng, c->dram[s], n / 4, c->edge_pct);
-        size_t at = (size_t)gen_rng_below(&c->rng, n / 2 + 1), len = n / 4;
-        gen_fill_bytes(&c->rng, c->dram[s] + at, len);
-    }
-}
 
 /* The words of a program as prog_<s>.hex holds them. */
 static uint32_t *program_words(const gen_prog *p)
@@ -376,15 +380,17 @@ static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_in
     return RUN_REPAIRED;
 }
 
-int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, const otpu_config *cfg,
-                    otpu_bundle *out, gen_info *info, char *err, size_t errlen)
+int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, uint64_t variant,
+                    const otpu_config *cfg, otpu_bundle *out, gen_info *info, char *err,
+                    size_t errlen)
 {
     gen_info scratch;
     if (!info)
         info = &scratch;
     memset(info, 0, sizeof *info);
     gen_rng rng;
-    gen_rng_seed(&rng, gen_rng_mix(gen_rng_mix(gen_rng_hash_str(f->name), seed), index));
+    uint64_t h = gen_rng_mix(gen_rng_mix(gen_rng_hash_str(f->name), seed), index);
+    gen_rng_seed(&rng, variant ? gen_rng_mix(h, variant) : h);
     gen_ctx *c = malloc(sizeof *c);
     if (!c)
         return snprintf(err, errlen, "out of memory"), -1;
@@ -396,7 +402,7 @@ int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, const ot
         }
         c->index = index;
         c->vfunc_next = (unsigned)index; /* the bundles start at every VOP function */
-        fill_data(c); /* first: a family may write into the images (descriptors, programs) */
+        gen_layout_data(c); /* first: a family may write into the images (descriptors, ...) */
         if (f->build(c)) {
             snprintf(err, errlen, "family %s cannot generate for this Config (%s)", f->name,
                      c->note);
@@ -413,8 +419,11 @@ int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, const ot
             *out = b;
             out->expect_error = c->want_error;
             snprintf(out->error, sizeof out->error, "%s", msg);
-            snprintf(out->desc, sizeof out->desc, "otpu-gen %s seed %llu index %llu%s%s",
-                     f->name, (unsigned long long)seed, (unsigned long long)index,
+            char var[40] = "";
+            if (variant)
+                snprintf(var, sizeof var, " variant %llu", (unsigned long long)variant);
+            snprintf(out->desc, sizeof out->desc, "otpu-gen %s seed %llu index %llu%s%s%s",
+                     f->name, (unsigned long long)seed, (unsigned long long)index, var,
                      c->note[0] ? ": " : "", c->note);
             uint32_t S = cfg->S;
             out->prog = calloc(S, sizeof *out->prog);

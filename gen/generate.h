@@ -13,6 +13,7 @@
 typedef struct {
     const char *name;
     const char *what;                    /* one line for --help */
+    const char *data;                    /* what data it writes, for --help */
     void (*defaults)(otpu_config *cfg);  /* the family's Config defaults (NULL: none) */
     const char *(*refuses)(const otpu_config *cfg); /* why a Config cannot have it (NULL) */
     int (*build)(gen_ctx *c);            /* 0, or -1: this Config cannot have the family */
@@ -30,12 +31,13 @@ typedef struct {
 } gen_info;
 
 /* Fill *out (free it with otpu_bundle_free) with bundle `index` of `family` for `seed` on
- * cfg (already the family's defaults plus overrides, checked). The model runs it: out's
+ * cfg (already the family's defaults plus overrides, checked); variant 0 is the bundle, the
+ * others candidates in its place (otpu-gen --cover chooses among them: cover.h). The model runs it: out's
  * expect= (and error=) is its outcome, which is the one the family intended. 0; or with one
  * line in err, GEN_BAD_CONFIG when the family cannot have this Config (bad usage), -1 when no
  * valid program came out (or out of memory). info may be NULL. */
 enum { GEN_BAD_CONFIG = -2 };
-int otpu_gen_bundle(const gen_family *family, uint64_t seed, uint64_t index,
+int otpu_gen_bundle(const gen_family *family, uint64_t seed, uint64_t index, uint64_t variant,
                     const otpu_config *cfg, otpu_bundle *out, gen_info *info, char *err,
                     size_t errlen);
 
@@ -58,6 +60,12 @@ void gen_end(gen_ctx *c, int chain);
 /* Now and then, slices that start by waiting for the host (a WAITW on a flag, host.txt's
  * steps write it) (host_steps.c). */
 void gen_host_handshake(gen_ctx *c);
+/* The DRAM images' regions and data (layout.c; otpu_gen_bundle lays them out before the
+ * family builds, a family that narrows dpool or changes edge_pct lays them out again), and the
+ * instructions that load the current slice's TMEM pool (its first 4096 words) and its whole
+ * ACT RAM from them (gen_start_all calls it). */
+void gen_layout_data(gen_ctx *c);
+void gen_warm(gen_ctx *c);
 /* The same collective (BAR or GATHER) at the end of every slice's program so far. */
 void gen_collective(gen_ctx *c, unsigned op);
 

@@ -143,6 +143,8 @@ static void vop(gen_ctx *c, otpu_vop_ops *v)
     }
     int reduce = v->func == OTPU_V_RSUM || v->func == OTPU_V_RMAX || v->func == OTPU_V_RSSQ ||
                  v->func == OTPU_V_RDOT;
+    if (reduce && v->func != OTPU_V_RMAX && gen_rng_chance(g, 6))
+        v->cols = 0; /* a sum of no columns: +0 */
     uint32_t dcols = reduce ? 1 : v->func == OTPU_V_ARGMAX ? 2 : v->cols;
     v->drs = dcols + rnd(c, 0, 3);
     v->ars = v->cols + rnd(c, 0, 3);
@@ -171,10 +173,29 @@ static void vop(gen_ctx *c, otpu_vop_ops *v)
         v->imm = tm(c, v->cols);       /* cv */
         v->a = tm(c, v->cols);         /* decay */
     } else if (v->func == OTPU_V_ARGMAX) {
-        v->imm.imm = v->imm.value = (uint32_t)(int32_t)(int)gen_rng_range(g, 0, 2000) - 1000;
+        /* the index offset: small, or past 2^24 (the index rounds to fp32) */
+        v->imm.imm = v->imm.value = gen_rng_chance(g, 25)
+            ? (uint32_t)gen_rng_range(g, 1u << 24, 0x7FFF0000u) | 1u
+            : (uint32_t)(int32_t)(int)gen_rng_range(g, 0, 2000) - 1000;
     } else {
         v->imm.imm = v->imm.value = gen_f32(g, c->edge_pct);
     }
+}
+
+/* An MM's scale words in the current slice's image (where its first iteration reads them): of
+ * its weight format, so that the product is of data, not of scale bits read as fp32. */
+static void mm_scales(gen_ctx *c, const otpu_mm_ops *a)
+{
+    if (a->unit || a->ascale)
+        return;
+    for (uint64_t n = 0; n < a->N; n++)
+        for (uint64_t k = 0; k < a->KB; k++) {
+            uint64_t at = a->ssa.value + n * a->srs + 4 * k;
+            if (at + 4 <= c->dram_len) {
+                uint32_t w = gen_scale_word(&c->rng, a->wf);
+                memcpy(c->dram[c->s] + at, &w, 4);
+            }
+        }
 }
 
 static void mm(gen_ctx *c, otpu_mm_ops *a)
@@ -200,16 +221,18 @@ static void mm(gen_ctx *c, otpu_mm_ops *a)
     a->ab = rnd(c, 0, min32(c->act_blocks - a->KB, 255));
     uint64_t bpb = a->wf ? D / 2 : D, rowb = (a->KB * bpb + D - 1) / D * D;
     a->rs = (uint32_t)(rowb + D * rnd(c, 0, 1));
-    a->sa = dw(c, (uint64_t)(a->N - 1) * a->rs + rowb, D);
+    a->sa = gen_addr(c, &c->weights, (uint64_t)(a->N - 1) * a->rs + rowb, D);
     a->srs = 4 * a->KB + 4 * rnd(c, 0, 2);
     if (a->pair)
         a->srs = (a->srs + 7) / 8 * 8;
     if (a->ascale)
         a->ssa = tm(c, a->M);
     else if (!a->unit)
-        a->ssa = dw(c, (uint64_t)(a->N - 1) * a->srs + 4 * a->KB, a->pair ? 8 : 4);
+        a->ssa = gen_addr(c, &c->scales, (uint64_t)(a->N - 1) * a->srs + 4 * a->KB,
+                          a->pair ? 8 : 4);
     a->ors = a->N + rnd(c, 0, 2);
     a->out = tm(c, (uint64_t)a->M * a->ors + (a->rmax ? a->M : 0));
+    mm_scales(c, a);
 }
 
 static void qact(gen_ctx *c, otpu_qact_ops *q)
@@ -303,9 +326,19 @@ static void put32(uint8_t *p, uint32_t v)
 }
 
 /* The STREAM's descriptor: written into the DRAM image, loaded into TMEM by an LD. */
-static int64_t stream(gen_ctx *c)
+/* STREAM with its descriptor loaded first. past_end: TMEM to TMEM, the destination one word
+ * past the source (rows that chain: in order), and from row b on (1 <= b < rows) both run
+ * past TMEM's end: the instruction stops with an error after its first b rows. */
+static int64_t stream(gen_ctx *c, int past_end)
 {
     otpu_stream_desc d = stream_desc(c);
+    uint32_t b = 0;
+    if (past_end) {
+        d.rows = rnd(c, 2, 6);
+        d.cols = rnd(c, 2, 64);
+        d.srs = d.drs = 0; /* (cols) */
+        b = rnd(c, 1, d.rows - 1);
+    }
     uint32_t words[OTPU_STREAM_DESC_FIXED + OTPU_STREAM_MAX_OPS];
     size_t n = otpu_stream_desc_encode(&d, words);
     otpu_ops ld = gen_ops(OTPU_OP_LD);
@@ -333,11 +366,20 @@ static int64_t stream(gen_ctx *c)
     /* src and dst share ra: both come from one register choice */
     s->src = s->src_t ? tm(c, tl) : dw(c, bytes, c->cfg.D);
     otpu_ri dst = s->dst_t ? tm(c, dl) : dw(c, bytes, c->cfg.D);
+    if (past_end) {
+        s->zero = s->nodst = 0;
+        s->src_t = s->dst_t = 1;
+        uint32_t top = (uint32_t)(c->cfg.TMEM_WORDS - (uint64_t)(b + 1) * d.cols + 1);
+        s->src = (otpu_ri){top, top, 0};
+        dst = (otpu_ri){top + 1, top + 1, 0};
+    }
     s->dst = (otpu_ri){dst.value, dst.value - (s->src.value - s->src.imm), s->src.reg};
     s->vec = tm(c, 4ull * d.cols);
     s->x = tm(c, d.rows);
     s->k = tm(c, 3ull * s->ks + 1);
     s->out = tm(c, 2ull * d.rows).value;
+    if (gen_rng_chance(&c->rng, 10)) /* the output rows end at TMEM's last word */
+        s->out = (uint32_t)(c->cfg.TMEM_WORDS - d.rows);
     return gen_emit(c, OTPU_OP_STREAM, &o);
 }
 
@@ -377,6 +419,25 @@ static void gather(gen_ctx *c, otpu_gather_ops *x)
             return;
         }
     }
+}
+
+void gen_gather_source(gen_ctx *c, otpu_gather_ops *x)
+{
+    const otpu_config *cfg = &c->cfg;
+    uint64_t dst = x->dst.value, lo = c->tmem.lo, hi = c->tmem.hi;
+    uint64_t dend = dst + (uint64_t)(cfg->S - 1) * x->seg + (uint64_t)(x->rows - 1) * x->drs + x->cols;
+    uint32_t srs = x->cols + rnd(c, 0, 3);
+    uint64_t slen = (uint64_t)(x->rows - 1) * srs + x->cols;
+    int below = dst >= lo + slen, above = hi >= dend + slen;
+    if (!below && !above) { /* no room for another: slice 0's (absolute: the registers differ) */
+        x->src = (otpu_ri){x->src.value, x->src.value, 0};
+        return;
+    }
+    x->srs = srs;
+    if (below && (!above || gen_rng_chance(&c->rng, 50)))
+        x->src = gen_addr_in(c, lo, dst, slen, 1);
+    else
+        x->src = gen_addr_in(c, dend, hi, slen, 1);
 }
 
 otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
@@ -422,7 +483,9 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
     case OTPU_OP_ST: {
         uint32_t n = gen_rng_chance(g, 5) ? 0 : rnd(c, 1, gen_rng_chance(g, 20) ? 160 : 24);
         o.dma.n = n;
-        o.dma.dram = dw(c, 4ull * n, 4);
+        /* an LD mostly of fp32 words (the data a VOP or QACT then runs on) */
+        o.dma.dram = op == OTPU_OP_LD && gen_rng_chance(g, 70) ? gen_addr(c, &c->words, 4ull * n, 4)
+                                                               : dw(c, 4ull * n, 4);
         o.dma.tmem = tm(c, n);
         break;
     }
@@ -460,12 +523,48 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
     return o;
 }
 
+/* An RSUM of one row of 191 columns whose 64 partial sums are all -0 (lane q: -1.5 x 2^-126,
+ * then +2^-126, flushed to -0, then -0): only the +0 padding of lane 63 makes the sum +0. The
+ * row is written into the DRAM image and loaded just before. 0: done, -1: no room. */
+static int64_t signed_zero_sum(gen_ctx *c, otpu_vop_ops *v)
+{
+    enum { COLS = 3 * 64 - 1 };
+    if (c->words.hi - c->words.lo < 4 * COLS || c->tmem.hi - c->tmem.lo < 2 * COLS)
+        return -1;
+    otpu_ri row = gen_addr(c, &c->words, 4 * COLS, 4);
+    uint64_t d = v->dst.value;
+    v->rows = 1;
+    v->cols = COLS;
+    v->a = tm(c, COLS);
+    uint64_t a = v->a.value;
+    if ((uint64_t)row.value + 4 * COLS > c->dram_len || (d >= a && d < a + COLS))
+        return -1;
+    for (uint32_t k = 0; k < COLS; k++)
+        put32(c->dram[c->s] + row.value + 4 * k, k < 64 ? 0x80C00000u : k < 128 ? 0x00800000u
+                                                                               : 0x80000000u);
+    otpu_ops ld = gen_ops(OTPU_OP_LD);
+    ld.dma.n = COLS;
+    ld.dma.dram = row;
+    ld.dma.tmem = v->a;
+    return gen_emit(c, OTPU_OP_LD, &ld) < 0 ? -1 : 0;
+}
+
 int64_t gen_random_op(gen_ctx *c, unsigned op)
 {
     if (op == OTPU_OP_STREAM)
-        return stream(c);
+        return stream(c, 0);
     otpu_ops o = gen_random_ops(c, op);
+    if (op == OTPU_OP_VOP && o.vop.func == OTPU_V_RSUM && gen_rng_chance(&c->rng, 15)) {
+        otpu_ops keep = o;
+        if (signed_zero_sum(c, &o.vop))
+            o = keep;
+    }
     return gen_emit(c, op, &o);
+}
+
+int64_t gen_stream_past_end(gen_ctx *c)
+{
+    return stream(c, 1);
 }
 
 /* One instruction of the opcode pick chooses (gen_pick_op when NULL). */
@@ -474,11 +573,43 @@ static void pick_op(gen_ctx *c, unsigned (*pick)(gen_ctx *c))
     gen_random_op(c, pick ? pick(c) : gen_pick_op(c));
 }
 
+/* A LOOP of count 0 (now and then register-relative): the LOOP jumps past its body, one or
+ * two LDs/STs of at least a word that would write memory if they ran (and that change no
+ * register, so the generator's view of the registers holds). */
+static void skipped_loop(gen_ctx *c)
+{
+    gen_rng *g = &c->rng;
+    gen_prog *p = gen_cur(c);
+    unsigned body = 1 + (unsigned)gen_rng_below(g, 2);
+    if (p->depth == GEN_MAX_DEPTH || c->cfg.IMEM_WORDS / 8 - p->n <= GEN_RESERVE + 1 + body)
+        return;
+    otpu_ops l = gen_ops(OTPU_OP_LOOP);
+    unsigned r = (unsigned)gen_rng_below(g, 16);
+    if (r && p->reg[r].known && p->reg[r].lo == p->reg[r].hi && gen_rng_chance(g, 50)) {
+        l.loop.count.reg = (uint8_t)r;
+        l.loop.count.imm = 0u - (uint32_t)p->reg[r].lo;
+    }
+    int64_t at = gen_emit(c, OTPU_OP_LOOP, &l);
+    if (at < 0)
+        return;
+    for (unsigned i = 0; i < body; i++) {
+        unsigned op = gen_rng_chance(g, 50) ? OTPU_OP_LD : OTPU_OP_ST;
+        otpu_ops o = gen_random_ops(c, op);
+        if (!o.dma.n)
+            o.dma.n = 1;
+        gen_emit(c, op, &o); /* (room was checked above) */
+    }
+    p->ins[at].w[1] = body;
+    p->last_end = (int64_t)p->n - 1;
+}
+
 void gen_body(gen_ctx *c, unsigned n, unsigned (*pick)(gen_ctx *c))
 {
     gen_rng *g = &c->rng;
     for (unsigned i = 0; i < n; i++) {
         gen_prog *p = gen_cur(c);
+        if (gen_rng_chance(g, 3))
+            skipped_loop(c);
         if (gen_rng_chance(g, 12)) {
             unsigned ptr = gen_rng_chance(g, 70) ? gen_free_ptr(c) : 0;
             int32_t step = 0;

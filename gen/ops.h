@@ -9,8 +9,15 @@
  * builder and the families place those; BAR and GATHER only where every slice has them).
  * STREAM also loads its descriptor. Returns its pc or -1. */
 int64_t gen_random_op(gen_ctx *c, unsigned op);
+/* A STREAM (its descriptor loaded first) from TMEM to TMEM one word on whose rows run past
+ * TMEM's end after the first few: a TMEM range error after those. Returns its pc or -1. */
+int64_t gen_stream_past_end(gen_ctx *c);
 /* Random operands of op (no instruction emitted; STREAM: the descriptor is not loaded). */
 otpu_ops gen_random_ops(gen_ctx *c, unsigned op);
+/* A GATHER source (and source row stride) of the current slice's own for operands x of
+ * another slice: beside x's destination, register-relative now and then (every slice's
+ * registers differ). */
+void gen_gather_source(gen_ctx *c, otpu_gather_ops *x);
 /* Flags (w0[31:24]) for an instruction of op: every combination the ISA accepts and the
  * Config allows, in turn (the bundle's index plus the instructions of op before it, modulo
  * their number), so that a family's bundles go through all of them. */

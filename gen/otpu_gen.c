@@ -1,9 +1,11 @@
 /* otpu_gen.c - otpu-gen: write K run bundles of a program family (generate.h).
  *
- *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME] [KEY=VALUE ...]
+ *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME]
+ *            [--cover FILE [--tries T] | --variant V] [KEY=VALUE ...]
  *
  * Exit codes: 0 written, 1 a bundle could not be generated or written, 2 bad usage (a Config
  * the family cannot have, or more bundles than the disk holds, included). */
+#include "cover.h"
 #include "generate.h"
 #include "input.h"
 
@@ -18,13 +20,14 @@
 
 enum {
     COUNT_MAX = 100000,            /* bundles one command writes */
+    TRIES_MAX = 64,                /* --tries */
     IMAGE_BYTES = 1 << 17,         /* a slice's DRAM image at most (generate.c's IMAGE_MAX) */
     PROGRAM_BYTES = 1 << 16,       /* a slice's program text, generously */
 };
 
 static const char usage[] =
     "usage: otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME]\n"
-    "                [KEY=VALUE ...]\n"
+    "                [--cover FILE [--tries T] | --variant V] [KEY=VALUE ...]\n"
     "\n"
     "Writes K run bundles DIR/FAMILY-N-IIII (I = the index, from --first, default 0), each with\n"
     "gen.txt (family, seed, index and the command that writes that bundle again). Every\n"
@@ -38,6 +41,11 @@ static const char usage[] =
     "all (written under a temporary name, then renamed).\n"
     "--rev NAME writes programs of that ISA revision (sim/revision.h; REV= in case.txt): only\n"
     "the instructions, functions and flags it has, run in the model of that revision.\n"
+    "--cover FILE aims at the bins a coverage file (otpu-sim/otpu-lockstep --coverage,\n"
+    "otpu-cov merge) has not hit: of T candidates for each index (--tries, 1..64, default 8)\n"
+    "it writes the one whose run in the model hits most of them, then counts that bundle's\n"
+    "bins as hit for the next index. A candidate is a variant of the index (--variant V writes\n"
+    "variant V; 0, the default, is the bundle without --cover); gen.txt records which.\n"
     "\n"
     "families:\n";
 
@@ -61,23 +69,62 @@ static int number(const char *s, uint64_t *v)
     return otpu_parse_number(s, strlen(s), v);
 }
 
+/* text after lead (10 columns), wrapped at word boundaries within 92 columns */
+static void print_wrapped(const char *lead, const char *text)
+{
+    enum { WIDTH = 92, INDENT = 10 };
+    printf("%-*s", INDENT, lead);
+    int col = INDENT;
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (col > INDENT && col + 1 + (int)w > WIDTH) {
+            printf("\n%*s", INDENT, "");
+            col = INDENT;
+        } else if (col > INDENT) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", (int)w, text);
+        col += (int)w;
+        text += w;
+        text += strspn(text, " ");
+    }
+    putchar('\n');
+}
+
 static void print_help(void)
 {
     fputs(usage, stdout);
-    for (size_t i = 0; i < gen_nfamilies; i++)
-        printf("  %-7s %s\n", gen_families[i].name, gen_families[i].what);
+    for (size_t i = 0; i < gen_nfamilies; i++) {
+        char lead[16], data[600];
+        snprintf(lead, sizeof lead, "  %s", gen_families[i].name);
+        snprintf(data, sizeof data, "data: %s", gen_families[i].data);
+        print_wrapped(lead, gen_families[i].what);
+        print_wrapped("", data);
+    }
+    fputs("\nThe common data (gen/README.md, \"Data\"): each slice's DRAM image holds fp32 words\n"
+          "(random mantissas whose sums and products round, halves and small integers, runs\n"
+          "that tie or saturate when quantized, near-ties, cancellation pairs, now and then an\n"
+          "edge value), int8/4-bit weights over their whole range (one-sign full-scale runs,\n"
+          "alternating signs, ramps, sparse rows) and scale words of each format; every\n"
+          "program first loads 4,096 TMEM words from it and quantizes the whole ACT RAM.\n",
+          stdout);
     printf("\nexit status: 0 written, 1 a bundle could not be generated or written, 2 bad usage\n");
 }
 
 /* gen.txt's text (gen/README.md): how the bundle was made; qout is --out, shell-quoted */
 static void gen_txt(char *t, size_t n, const char *family, uint64_t seed, uint64_t index,
-                    const char *qout, const char *overrides, const gen_info *info)
+                    uint64_t variant, const char *qout, const char *overrides,
+                    const gen_info *info)
 {
-    char q[700];
-    int k = snprintf(t, n, "family=%s\nseed=%llu\nindex=%llu\ncommand=otpu-gen %s --seed %llu "
-                           "--first %llu --count 1 --out %s%s\n",
-                     family, (unsigned long long)seed, (unsigned long long)index, family,
-                     (unsigned long long)seed, (unsigned long long)index, qout, overrides);
+    char q[700], var[64] = "";
+    if (variant)
+        snprintf(var, sizeof var, " --variant %llu", (unsigned long long)variant);
+    int k = snprintf(t, n, "family=%s\nseed=%llu\nindex=%llu\nvariant=%llu\ncommand=otpu-gen %s "
+                           "--seed %llu --first %llu --count 1 --out %s%s%s\n",
+                     family, (unsigned long long)seed, (unsigned long long)index,
+                     (unsigned long long)variant, family, (unsigned long long)seed,
+                     (unsigned long long)index, qout, var, overrides);
     size_t len = k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
     if (info->model_error[0] && len < n) /* (one line: the message is escaped) */
         len += (size_t)snprintf(t + len, n - len, "model_error=%s\n",
@@ -105,10 +152,64 @@ static int room_for(const char *out, uint64_t count, const otpu_config *cfg)
     return 0;
 }
 
+/* The bundle for index i into *b: variant *variant; with holes (--cover), the candidate of
+ * variants 0..tries-1 whose run hits most of holes' empty bins (*variant says which), its bins
+ * then added to holes. 0, or otpu_gen_bundle's code with err. */
+static int choose(const gen_family *f, uint64_t seed, uint64_t i, const otpu_config *cfg,
+                  otpu_coverage *holes, unsigned tries, uint64_t *variant, otpu_bundle *b,
+                  gen_info *info, char *err, size_t errlen)
+{
+    if (!holes)
+        return otpu_gen_bundle(f, seed, i, *variant, cfg, b, info, err, errlen);
+    if (!gen_cover_empty(holes))
+        tries = 1; /* (nothing left to aim at) */
+    otpu_coverage *best = NULL;
+    size_t best_score = 0;
+    int rc = -1;
+    for (unsigned t = 0; t < tries; t++) {
+        otpu_bundle cand;
+        gen_info cinfo;
+        int r = otpu_gen_bundle(f, seed, i, t, cfg, &cand, &cinfo, err, errlen);
+        if (r == GEN_BAD_CONFIG || (r && !t)) {
+            rc = r;
+            break;
+        }
+        if (r) /* (a later variant with no valid program: the others stand) */
+            continue;
+        otpu_coverage *run = gen_cover_run(&cand);
+        size_t score = run ? gen_cover_score(holes, run) : 0;
+        if (run && (!best || score > best_score)) {
+            if (best)
+                otpu_bundle_free(b);
+            otpu_coverage_free(best);
+            *b = cand, *info = cinfo, *variant = t;
+            best = run, best_score = score;
+            rc = 0;
+        } else {
+            otpu_coverage_free(run);
+            otpu_bundle_free(&cand);
+            if (!run) {
+                snprintf(err, errlen, "out of memory running a candidate for coverage");
+                rc = -1;
+                break;
+            }
+        }
+    }
+    if (rc && best) {
+        otpu_bundle_free(b);
+    } else if (best && otpu_coverage_merge(holes, best, err, errlen)) {
+        otpu_bundle_free(b);
+        rc = -1;
+    }
+    otpu_coverage_free(best);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    const char *family = NULL, *out = NULL;
-    uint64_t seed = 0, count = 0, first = 0;
+    const char *family = NULL, *out = NULL, *cover = NULL;
+    uint64_t seed = 0, count = 0, first = 0, variant = 0, tries = 8;
+    int have_tries = 0, have_variant = 0;
     otpu_revision rev = OTPU_REV_CURRENT;
     int have_seed = 0, have_count = 0;
     char overrides[4096] = "";
@@ -122,11 +223,14 @@ int main(int argc, char **argv)
             return 0;
         }
         int opt = !strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--out") ||
-                  !strcmp(a, "--first") || !strcmp(a, "--rev");
+                  !strcmp(a, "--first") || !strcmp(a, "--rev") || !strcmp(a, "--cover") ||
+                  !strcmp(a, "--tries") || !strcmp(a, "--variant");
         if (opt && i + 1 == argc)
             return bad("%s needs a value", a);
         if (!strcmp(a, "--out")) {
             out = argv[++i];
+        } else if (!strcmp(a, "--cover")) {
+            cover = argv[++i];
         } else if (!strcmp(a, "--rev")) {
             char names[128];
             if (otpu_rev_from_name(argv[++i], &rev))
@@ -142,6 +246,12 @@ int main(int argc, char **argv)
                 seed = v, have_seed = 1;
             else if (!strcmp(a, "--first"))
                 first = v;
+            else if (!strcmp(a, "--variant"))
+                variant = v, have_variant = 1;
+            else if (!strcmp(a, "--tries") && (v < 1 || v > TRIES_MAX))
+                return bad("--tries: %s is not 1..%d", argv[i], TRIES_MAX);
+            else if (!strcmp(a, "--tries"))
+                tries = v, have_tries = 1;
             else if (v < 1 || v > COUNT_MAX)
                 return bad("--count: %s is not 1..%d", argv[i], COUNT_MAX);
             else
@@ -180,6 +290,10 @@ int main(int argc, char **argv)
         return bad("--seed, --count and --out are required");
     if (first > UINT64_MAX - count)
         return bad("--first %llu + --count overflows", (unsigned long long)first);
+    if (cover && have_variant)
+        return bad("--cover chooses the variant: not with --variant");
+    if (have_tries && !cover)
+        return bad("--tries goes with --cover");
     otpu_config cfg = otpu_config_default();
     if (f->defaults)
         f->defaults(&cfg);
@@ -209,28 +323,42 @@ int main(int argc, char **argv)
         return bad("--out %s: not a writable folder", shown);
     if (room_for(out, count, &cfg))
         return 2;
-    int progress = count >= 50 || isatty(2);
-    for (uint64_t i = first; i < first + count; i++) {
+    otpu_coverage *holes = NULL;
+    if (cover) {
+        char err[1024], line[2100];
+        if (!(holes = otpu_coverage_read_json(cover, err, sizeof err)))
+            return bad("--cover: %s", otpu_escape(err, sizeof err, line, sizeof line));
+    }
+    int progress = count >= 50 || isatty(2), rc = 0;
+    for (uint64_t i = first; i < first + count && !rc; i++) {
         otpu_bundle b;
         char err[1024], dir[4200], note[6000];
         gen_info info;
-        int rc = otpu_gen_bundle(f, seed, i, &cfg, &b, &info, err, sizeof err);
+        uint64_t v = variant;
+        rc = choose(f, seed, i, &cfg, holes, (unsigned)tries, &v, &b, &info, err, sizeof err);
         if (rc) {
             fprintf(stderr, "otpu-gen: %s\n", err);
-            return rc == GEN_BAD_CONFIG ? 2 : 1;
+            rc = rc == GEN_BAD_CONFIG ? 2 : 1;
+            break;
         }
         snprintf(dir, sizeof dir, "%s/%s-%llu-%04llu", out, family, (unsigned long long)seed,
                  (unsigned long long)i);
-        gen_txt(note, sizeof note, family, seed, i, qout, overrides, &info);
+        gen_txt(note, sizeof note, family, seed, i, v, qout, overrides, &info);
         rc = otpu_bundle_write_note(dir, &b, "gen.txt", note, err, sizeof err);
         otpu_bundle_free(&b);
         if (rc) {
             fprintf(stderr, "otpu-gen: %s\n", otpu_escape(err, sizeof err, note, sizeof note));
-            return 1;
+            rc = 1;
+            break;
         }
-        if (progress && ((i - first + 1) % 100 == 0 || i + 1 == first + count))
-            fprintf(stderr, "otpu-gen: %llu/%llu bundles\n", (unsigned long long)(i - first + 1),
+        if (progress && ((i - first + 1) % 100 == 0 || i + 1 == first + count)) {
+            fprintf(stderr, "otpu-gen: %llu/%llu bundles", (unsigned long long)(i - first + 1),
                     (unsigned long long)count);
+            if (holes)
+                fprintf(stderr, " (--cover: %zu bins still empty)", gen_cover_empty(holes));
+            fputc('\n', stderr);
+        }
     }
-    return 0;
+    otpu_coverage_free(holes);
+    return rc;
 }

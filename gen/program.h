@@ -55,6 +55,8 @@ typedef struct gen_ctx {
     unsigned s;                     /* the slice being built */
     uint64_t index;                 /* the bundle's index (the error family's kind) */
     gen_pool tmem, dpool;           /* TMEM words, DRAM bytes */
+    gen_pool words, weights, scales; /* DRAM image regions (data.h): fp32 words the LDs read,
+                                      * the MMs' weights, their scale words; all in dpool */
     uint32_t act_blocks;            /* ACT blocks drawn from: [0, act_blocks) */
     uint32_t max_rows, max_cols;    /* VOP / QST shapes */
     unsigned edge_pct;              /* fp32 edge values among the data */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coverage_model.h"
 #include "footprint.h"
 #include "input.h"
 #include "json_input.h"
@@ -15,83 +16,23 @@
 
 /* ------------------------------------------------------------------ bins */
 
-enum { G_OPFLAGS, G_VOP, G_HAZARD, G_RTL, G_LOOP, G_ERROR, G_FP, G_DATA, G_FIXED };
-static const char *const group_names[G_FIXED] = {"opcode-flags", "vop-bmode", "hazard", "rtl",
-                                                 "loop-depth", "error", "fp-class", "data"};
+enum { G_OPFLAGS, G_VOP, G_HAZARD, G_HAZARD_EDGE, G_RTL, G_LOOP, G_ERROR, G_FP, G_FIXED };
+static const char *const group_names[G_FIXED] = {"opcode-flags", "vop-bmode", "hazard",
+                                                 "hazard-edge", "rtl", "loop-depth", "error",
+                                                 "fp-class"};
 
-#define NONE SIZE_MAX
-
-typedef struct {
-    size_t group; /* index into cov->groups */
-    char *name;
-    uint64_t count;
-    char *reason; /* NULL: reachable */
-} bin;
-
-enum { K_RAW, K_WAR, K_WAW, KINDS };
-enum { M_TMEM, M_DRAM, M_ACT, MEMS };
 static const char *const kind_names[KINDS] = {"RAW", "WAR", "WAW"};
 static const char *const mem_names[MEMS] = {"TMEM", "DRAM", "ACT"};
+static const char *const edge_names[EDGES] = {"meets the first word", "meets the last word",
+                                              "misses by one word"};
 enum { C_ZERO, C_SUBNORMAL, C_NORMAL, C_INF, C_NAN, CLASSES };
 static const char *const class_names[CLASSES] = {"zero", "subnormal", "normal", "inf", "nan"};
-enum { D_QACT_TIE, D_QST_TIE, D_ADDI_NEG, D_NESTED_REG, D_VOP_LONG, D_RED_LONG, DATA_BINS = 10 };
-enum { NRED = 5, LONG_COLS = 64, MAX_VFUNC = 32 };
-static const unsigned reductions[NRED] = {OTPU_V_RSUM, OTPU_V_RMAX, OTPU_V_RSSQ, OTPU_V_RDOT,
-                                          OTPU_V_ARGMAX};
 
 /* What each unit's window instructions may read (1) and write (2) per memory (the table in
  * coverage.h, from sim/footprint.c's functions). */
 static const uint8_t unit_mem[OTPU_UNITS][MEMS] = {
     [OTPU_UNIT_DMA] = {3, 3, 0}, [OTPU_UNIT_MXU] = {3, 1, 1}, [OTPU_UNIT_QUANT] = {1, 2, 2},
     [OTPU_UNIT_VPU] = {3, 0, 0}, [OTPU_UNIT_COLL] = {3, 0, 0}};
-
-/* One window entry: a dispatched unit instruction's footprint. */
-typedef struct {
-    uint8_t unit;
-    uint8_t n;
-    otpu_range r[OTPU_FOOTPRINT_MAX];
-} win_entry;
-
-typedef struct {
-    win_entry w[OTPU_COV_WIN - 1];
-    unsigned nw, head; /* head: the oldest */
-} window;
-
-/* The RTL's in-flight instructions of one slice, by window slot. */
-enum { SLOTS = 256 };
-typedef struct {
-    uint8_t valid[SLOTS], started[SLOTS], unit[SLOTS];
-    uint64_t seq[SLOTS], start_cycle[SLOTS];
-    uint64_t nseq;
-} rtl_slice;
-
-struct otpu_coverage {
-    char **configs;
-    size_t nconfigs;
-    char **groups;
-    size_t ngroups;
-    bin *bins;
-    size_t nbins, cap;
-    int oom;
-    /* observation (a coverage built for a Config) */
-    int observing;
-    otpu_config cfg;
-    size_t op_base[256];          /* opcode -> its first entry of opflag */
-    size_t *opflag;               /* op_base[op] + flag combination -> its bin (NONE: the ISA
-                                   * rejects the combination: no bin, the error group counts it) */
-    size_t vop_base[MAX_VFUNC];   /* VOP function -> its first vop-bmode bin */
-    size_t fp_base[MAX_VFUNC];    /* VOP function -> its fp-class bins */
-    size_t hz[OTPU_UNITS][OTPU_UNITS][KINDS][MEMS];
-    size_t loop_base, err_base, data_base;
-    size_t ooo[OTPU_UNITS][OTPU_UNITS], ovl[OTPU_UNITS][OTPU_UNITS];
-    int has_rtl;
-    window *win;                  /* per slice */
-    rtl_slice *rtl;               /* per slice, made on the first RTL event */
-    uint32_t *scratch;
-    size_t scratch_cap;
-    otpu_machine *m;
-    otpu_listener next;
-};
 
 static char *dup_str(otpu_coverage *c, const char *s)
 {
@@ -101,7 +42,7 @@ static char *dup_str(otpu_coverage *c, const char *s)
     return d;
 }
 
-static size_t add_group(otpu_coverage *c, const char *name)
+size_t cov_add_group(otpu_coverage *c, const char *name)
 {
     for (size_t g = 0; g < c->ngroups; g++)
         if (!strcmp(c->groups[g], name))
@@ -116,17 +57,15 @@ static size_t add_group(otpu_coverage *c, const char *name)
     return c->ngroups++;
 }
 
-/* Append a bin; its name is printf-formatted. Returns its index (NONE if out of memory). */
-static size_t add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static size_t add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
+/* Append a bin; its name is printf-formatted. Returns its index (COV_NONE if out of memory). */
+size_t cov_add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
 {
     if (c->nbins == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 256;
-        bin *b = realloc(c->bins, cap * sizeof *b);
+        cov_bin *b = realloc(c->bins, cap * sizeof *b);
         if (!b) {
             c->oom = 1;
-            return NONE;
+            return COV_NONE;
         }
         c->bins = b;
         c->cap = cap;
@@ -136,13 +75,13 @@ static size_t add_bin(otpu_coverage *c, size_t group, const char *reason, const 
     va_start(ap, fmt);
     vsnprintf(name, sizeof name, fmt, ap);
     va_end(ap);
-    c->bins[c->nbins] = (bin){group, dup_str(c, name), 0, dup_str(c, reason)};
+    c->bins[c->nbins] = (cov_bin){group, dup_str(c, name), 0, dup_str(c, reason)};
     return c->nbins++;
 }
 
-static void hit(otpu_coverage *c, size_t i)
+void cov_hit(otpu_coverage *c, size_t i)
 {
-    if (i != NONE && i < c->nbins)
+    if (i != COV_NONE && i < c->nbins)
         c->bins[i].count++;
 }
 
@@ -253,14 +192,6 @@ static int vop_reads_b(unsigned f)
     return otpu_vfunc_is_binary(f) || f == OTPU_V_RDOT;
 }
 
-static int is_reduction(unsigned f)
-{
-    for (unsigned k = 0; k < NRED; k++)
-        if (reductions[k] == f)
-            return 1;
-    return 0;
-}
-
 static const char *const bmode_names[4] = {"full", "row", "col", "scalar"};
 
 /* Result classes a function cannot produce (sim/fp32.c), with the reason; NULL: it can. */
@@ -283,10 +214,10 @@ static void build(otpu_coverage *c)
     size_t g;
     char name[80];
 
-    g = add_group(c, group_names[G_OPFLAGS]);
+    g = cov_add_group(c, group_names[G_OPFLAGS]);
     size_t ncombos = 0;
     for (unsigned i = 0; i < 256; i++)
-        c->op_base[i] = NONE;
+        c->op_base[i] = COV_NONE;
 #define X(NAME, lname, code, unit, format) ncombos += combo_count(format);
     OTPU_OPCODES(X)
 #undef X
@@ -301,31 +232,31 @@ static void build(otpu_coverage *c)
     for (unsigned k = 0; k < combo_count(format); k++) {                     \
         combo_name(format, k, name, sizeof name);                            \
         c->opflag[ncombos++] = otpu_flags_allowed(code, flags_of(format, k)) \
-                                   ? add_bin(c, g, NULL, "%s %s", #NAME, name) \
-                                   : NONE;                                   \
+                                   ? cov_add_bin(c, g, NULL, "%s %s", #NAME, name) \
+                                   : COV_NONE;                                   \
     }
     OTPU_OPCODES(X)
 #undef X
 
-    g = add_group(c, group_names[G_VOP]);
+    g = cov_add_group(c, group_names[G_VOP]);
     for (unsigned f = 0; f < MAX_VFUNC; f++)
-        c->vop_base[f] = c->fp_base[f] = NONE;
+        c->vop_base[f] = c->fp_base[f] = COV_NONE;
 #define X(NAME, code, str)                                                   \
     c->vop_base[code] = c->nbins;                                            \
     if (code == OTPU_V_OUTER)                                                \
         for (unsigned k = 0; k < 4; k++) {                                   \
             combo_name(OTPU_FMT_VOP, k, name, sizeof name);                  \
-            add_bin(c, g, NULL, "%s %s", str, name);                         \
+            cov_add_bin(c, g, NULL, "%s %s", str, name);                         \
         }                                                                    \
     else if (vop_reads_b(code))                                              \
         for (unsigned k = 0; k < 4; k++)                                     \
-            add_bin(c, g, NULL, "%s %s", str, bmode_names[k]);               \
+            cov_add_bin(c, g, NULL, "%s %s", str, bmode_names[k]);               \
     else                                                                     \
-        add_bin(c, g, NULL, "%s", str);
+        cov_add_bin(c, g, NULL, "%s", str);
     OTPU_VFUNCS(X)
 #undef X
 
-    g = add_group(c, group_names[G_HAZARD]);
+    g = cov_add_group(c, group_names[G_HAZARD]);
     for (unsigned i = 0; i < OTPU_UNITS; i++)
         for (unsigned j = 0; j < OTPU_UNITS; j++)
             for (unsigned k = 0; k < KINDS; k++)
@@ -334,17 +265,22 @@ static void build(otpu_coverage *c)
                     unsigned wj = unit_mem[j][mem] & 2, rj = unit_mem[j][mem] & 1;
                     int ok = k == K_RAW ? wi && rj : k == K_WAR ? ri && wj : wi && wj;
                     c->hz[i][j][k][mem] =
-                        ok ? add_bin(c, g, NULL, "%s->%s %s %s", otpu_unit_name(i),
+                        ok ? cov_add_bin(c, g, NULL, "%s->%s %s %s", otpu_unit_name(i),
                                      otpu_unit_name(j), kind_names[k], mem_names[mem])
-                           : NONE;
+                           : COV_NONE;
                 }
 
-    g = add_group(c, group_names[G_LOOP]);
+    g = cov_add_group(c, group_names[G_HAZARD_EDGE]);
+    for (unsigned k = 0; k < KINDS; k++)
+        for (unsigned e = 0; e < EDGES; e++)
+            c->edge[k][e] = cov_add_bin(c, g, NULL, "%s %s", kind_names[k], edge_names[e]);
+
+    g = cov_add_group(c, group_names[G_LOOP]);
     c->loop_base = c->nbins;
     for (unsigned d = 0; d <= 4; d++)
-        add_bin(c, g, NULL, "depth %u", d);
+        cov_add_bin(c, g, NULL, "depth %u", d);
 
-    g = add_group(c, group_names[G_ERROR]);
+    g = cov_add_group(c, group_names[G_ERROR]);
     c->err_base = c->nbins;
     for (int k = OTPU_ERR_NONE + 1; k < OTPU_ERR_KINDS; k++) {
         const char *why = NULL;
@@ -358,26 +294,19 @@ static void build(otpu_coverage *c)
             why = "strict mode only (the generator's check); the reference runs such programs";
         else if (k == OTPU_ERR_COLLECTIVE && cfg->S == 1)
             why = "S=1: a collective has no other slice to disagree with or to have halted";
-        add_bin(c, g, why, "%s", otpu_err_kind_name((otpu_err_kind)k));
+        cov_add_bin(c, g, why, "%s", otpu_err_kind_name((otpu_err_kind)k));
     }
 
-    g = add_group(c, group_names[G_FP]);
+    g = cov_add_group(c, group_names[G_FP]);
 #define X(NAME, code, str)                                                   \
     c->fp_base[code] = c->nbins;                                             \
     for (unsigned k = 0; k < CLASSES; k++)                                   \
-        add_bin(c, g, fp_never(code, k), "%s %s", str, class_names[k]);
+        cov_add_bin(c, g, fp_never(code, k), "%s %s", str, class_names[k]);
     OTPU_VFUNCS(X)
 #undef X
 
-    g = add_group(c, group_names[G_DATA]);
-    c->data_base = c->nbins;
-    add_bin(c, g, NULL, "QACT q8 tie");
-    add_bin(c, g, NULL, "QST q8 tie");
-    add_bin(c, g, NULL, "ADDI negative imm");
-    add_bin(c, g, NULL, "nested loop reg operand");
-    add_bin(c, g, NULL, "VOP cols>%d", LONG_COLS);
-    for (unsigned k = 0; k < NRED; k++)
-        add_bin(c, g, NULL, "%s cols>%d", otpu_vfunc_name(reductions[k]), LONG_COLS);
+    if (cov_data_build(c))
+        c->oom = 1;
 }
 
 otpu_coverage *otpu_coverage_new(const otpu_config *cfg)
@@ -413,6 +342,7 @@ void otpu_coverage_free(otpu_coverage *c)
     for (size_t i = 0; i < c->ngroups; i++)
         free(c->groups[i]);
     free(c->opflag);
+    cov_data_free(c);
     for (size_t i = 0; i < c->nconfigs; i++)
         free(c->configs[i]);
     free(c->bins);
@@ -426,7 +356,7 @@ void otpu_coverage_free(otpu_coverage *c)
 
 /* ------------------------------------------------------------------ observation */
 
-static uint32_t *scratch(otpu_coverage *c, size_t n)
+uint32_t *cov_scratch(otpu_coverage *c, size_t n)
 {
     if (n > c->scratch_cap) {
         uint32_t *p = realloc(c->scratch, n * sizeof *p);
@@ -478,67 +408,6 @@ static int vop_subnormal_input(const otpu_coverage *c, const otpu_slice_view *v,
     }
 }
 
-/* 2x is an odd integer and |x| < 127: x is halfway between two int8 values the quantizer can
- * produce without saturating. */
-static int q8_tie(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    double d = 2.0 * (double)f;
-    return fabs(d) < 254.0 && d == floor(d) && fmod(fabs(d), 2.0) == 1.0;
-}
-
-/* Does a group x[0..n) of the quantizer (quant.h: q = q8(x * inv), with the config's
- * revision's recip) hold a tie among its first `stored` elements? */
-static int group_tie(const otpu_config *cfg, const uint32_t *x, size_t n, size_t stored)
-{
-    uint32_t inv = otpu_quantize_inv(&otpu_rev_desc_of(cfg->revision)->fp, x, n, NULL);
-    for (size_t i = 0; i < stored && i < n; i++)
-        if (q8_tie(otpu_f32_mul(x[i], inv)))
-            return 1;
-    return 0;
-}
-
-/* QACT / QST: a q8 tie among the elements the instruction stores (exec_quant.c's quant_row). */
-static int quant_tie(otpu_coverage *c, const otpu_slice_view *v, const otpu_instr *in,
-                     const otpu_ops *o)
-{
-    uint64_t W = c->cfg.TMEM_WORDS, D = c->cfg.D;
-    int qact = in->op == OTPU_OP_QACT;
-    uint64_t src = qact ? o->qact.src.value : o->qst.src.value;
-    uint64_t rows = qact ? o->qact.rows : o->qst.rows, KB = qact ? o->qact.KB : o->qst.KB;
-    uint64_t srs = qact ? o->qact.srs : o->qst.srs, n = KB * D;
-    int row_mode = qact ? o->qact.row : o->qst.row;
-    uint64_t stored = !qact && o->qst.half ? n / 2 : n;
-    int64_t cs = qact && o->qact.has_cscale ? (int64_t)o->qact.cscale : -1;
-    int64_t rsc = qact && o->qact.has_rscale ? (int64_t)o->qact.rscale : -1;
-    if (!rows || !n || src + (rows - 1) * srs + n > W || (cs >= 0 && (uint64_t)cs + n > W) ||
-        (rsc >= 0 && (uint64_t)rsc + rows > W))
-        return 0; /* the instruction fails its range check */
-    uint32_t *x = scratch(c, n);
-    if (!x)
-        return 0;
-    for (uint64_t r = 0; r < rows; r++) {
-        for (uint64_t k = 0; k < n; k++) {
-            uint32_t e = v->tmem[src + r * srs + k];
-            if (rsc >= 0)
-                e = otpu_f32_mul(e, v->tmem[(uint64_t)rsc + r]);
-            if (cs >= 0)
-                e = otpu_f32_mul(e, v->tmem[(uint64_t)cs + k]);
-            x[k] = e;
-        }
-        if (row_mode) {
-            if (group_tie(&c->cfg, x, n, stored))
-                return 1;
-        } else {
-            for (uint64_t b = 0; b < KB; b++)
-                if (b * D < stored && group_tie(&c->cfg, x + b * D, D, stored - b * D))
-                    return 1;
-        }
-    }
-    return 0;
-}
-
 static int mem_of(unsigned space)
 {
     switch (space) {
@@ -553,6 +422,24 @@ static int mem_of(unsigned space)
 static int ranges_meet(const otpu_range *a, const otpu_range *b)
 {
     return a->space == b->space && a->lo < b->hi && b->lo < a->hi;
+}
+
+/* How j's range touches the older i's at i's edges (TMEM words, DRAM words of 4 bytes): they
+ * share exactly i's first word, exactly its last word, or j ends or starts one word away
+ * (the off-by-one a dependency check may have). -1: none of these. */
+static int edge_of(const otpu_range *i, const otpu_range *j)
+{
+    uint64_t u = i->space == OTPU_SP_DRAM ? 4 : 1;
+    if (i->space != j->space || (i->space != OTPU_SP_TMEM && i->space != OTPU_SP_DRAM) ||
+        i->hi - i->lo < 2 * u)
+        return -1; /* (a one-word range has no first and last word apart) */
+    if (j->hi == i->lo || j->lo == i->hi)
+        return EDGE_MISS;
+    if (j->hi == i->lo + u && j->lo <= i->lo)
+        return EDGE_FIRST;
+    if (j->lo + u == i->hi && j->hi >= i->hi)
+        return EDGE_LAST;
+    return -1;
 }
 
 /* The hazard window: j against the in-flight older instructions, then j joins the window. */
@@ -576,15 +463,18 @@ static void hazards(otpu_coverage *c, window *w, const otpu_instr *in, unsigned 
             for (unsigned b = 0; b < j.n; b++) {
                 const otpu_range *ri = &i->r[a], *rj = &j.r[b];
                 int mem = mem_of(ri->space);
-                if (mem < 0 || !ranges_meet(ri, rj) || (!ri->write && !rj->write))
+                if (mem < 0 || (!ri->write && !rj->write))
                     continue;
-                int k = ri->write ? (rj->write ? K_WAW : K_RAW) : K_WAR;
-                seen[k][mem] = 1;
+                int k = ri->write ? (rj->write ? K_WAW : K_RAW) : K_WAR, ed = edge_of(ri, rj);
+                if (ed >= 0)
+                    cov_hit(c, c->edge[k][ed]);
+                if (ranges_meet(ri, rj))
+                    seen[k][mem] = 1;
             }
         for (unsigned k = 0; k < KINDS; k++)
             for (unsigned mem = 0; mem < MEMS; mem++)
                 if (seen[k][mem])
-                    hit(c, c->hz[i->unit][j.unit][k][mem]);
+                    cov_hit(c, c->hz[i->unit][j.unit][k][mem]);
     }
     if (w->nw == OTPU_COV_WIN - 1) {
         w->w[w->head] = j;
@@ -602,39 +492,23 @@ static void on_issue(void *user, uint32_t s, uint64_t n, uint32_t pc, const otpu
     if (!in || s >= c->cfg.S)
         return;
     otpu_slice_view v = otpu_machine_view(c->m, s);
-    hit(c, c->loop_base + (v.loop_depth <= 4 ? v.loop_depth : 4));
+    cov_hit(c, c->loop_base + (v.loop_depth <= 4 ? v.loop_depth : 4));
     unsigned unit = otpu_op_unit(in->op);
     if (unit == OTPU_UNIT_COUNT)
         return; /* not an opcode: counted as the error it raises */
     unsigned fmt = otpu_op_format(in->op);
-    hit(c, c->opflag[c->op_base[in->op] + combo_of(fmt, in->flags)]);
+    cov_hit(c, c->opflag[c->op_base[in->op] + combo_of(fmt, in->flags)]);
     otpu_ops o = otpu_operands(in, v.R);
-    if (v.loop_depth >= 2)
-        for (unsigned k = 0; k < o.nri; k++)
-            if (((const otpu_ri *)((const char *)&o + o.ri_at[k]))->reg) {
-                hit(c, c->data_base + D_NESTED_REG);
-                break;
-            }
-    if (in->op == OTPU_OP_ADDI && (int32_t)o.addi.sum.imm < 0)
-        hit(c, c->data_base + D_ADDI_NEG);
-    if (in->op == OTPU_OP_VOP && o.vop.func < MAX_VFUNC && c->vop_base[o.vop.func] != NONE) {
+    cov_data_issue(c, s, in, &o, &v);
+    if (in->op == OTPU_OP_VOP && o.vop.func < MAX_VFUNC && c->vop_base[o.vop.func] != COV_NONE) {
         unsigned f = o.vop.func;
         if (f == OTPU_V_OUTER)
-            hit(c, c->vop_base[f] + combo_of(OTPU_FMT_VOP, in->flags));
+            cov_hit(c, c->vop_base[f] + combo_of(OTPU_FMT_VOP, in->flags));
         else
-            hit(c, c->vop_base[f] + (vop_reads_b(f) ? o.vop.bmode : 0));
-        if (o.vop.cols > LONG_COLS) {
-            for (unsigned k = 0; k < NRED; k++)
-                if (reductions[k] == f)
-                    hit(c, c->data_base + D_RED_LONG + k);
-            if (!is_reduction(f))
-                hit(c, c->data_base + D_VOP_LONG);
-        }
+            cov_hit(c, c->vop_base[f] + (vop_reads_b(f) ? o.vop.bmode : 0));
         if (vop_subnormal_input(c, &v, &o.vop))
-            hit(c, c->fp_base[f] + C_SUBNORMAL);
+            cov_hit(c, c->fp_base[f] + C_SUBNORMAL);
     }
-    if ((in->op == OTPU_OP_QACT || in->op == OTPU_OP_QST) && quant_tie(c, &v, in, &o))
-        hit(c, c->data_base + (in->op == OTPU_OP_QACT ? D_QACT_TIE : D_QST_TIE));
     hazards(c, &c->win[s], in, unit, &v);
 }
 
@@ -643,10 +517,11 @@ static void on_retire(void *user, const otpu_retired *r)
     otpu_coverage *c = user;
     if (c->next.on_retire)
         c->next.on_retire(c->next.user, r);
+    cov_data_retire(c, r);
     if (!r->ins || r->ins->op != OTPU_OP_VOP)
         return;
     unsigned f = otpu_operands(r->ins, NULL).vop.func;
-    if (f >= MAX_VFUNC || c->fp_base[f] == NONE)
+    if (f >= MAX_VFUNC || c->fp_base[f] == COV_NONE)
         return;
     uint8_t seen[CLASSES] = {0};
     for (size_t i = 0; i < r->nwrites; i++) {
@@ -658,7 +533,7 @@ static void on_retire(void *user, const otpu_retired *r)
     seen[C_SUBNORMAL] = 0; /* the subnormal class is of the inputs (at issue) */
     for (unsigned k = 0; k < CLASSES; k++)
         if (seen[k])
-            hit(c, c->fp_base[f] + k);
+            cov_hit(c, c->fp_base[f] + k);
 }
 
 static void on_error(void *user, uint32_t s, const otpu_error *e)
@@ -667,7 +542,7 @@ static void on_error(void *user, uint32_t s, const otpu_error *e)
     if (c->next.on_error)
         c->next.on_error(c->next.user, s, e);
     if (e->kind > OTPU_ERR_NONE && e->kind < OTPU_ERR_KINDS)
-        hit(c, c->err_base + (size_t)e->kind - 1);
+        cov_hit(c, c->err_base + (size_t)e->kind - 1);
 }
 
 void otpu_coverage_attach(otpu_coverage *c, otpu_machine *m, const otpu_listener *next)
@@ -684,18 +559,18 @@ void otpu_coverage_attach(otpu_coverage *c, otpu_machine *m, const otpu_listener
 
 static int add_rtl_bins(otpu_coverage *c)
 {
-    size_t g = add_group(c, group_names[G_RTL]);
+    size_t g = cov_add_group(c, group_names[G_RTL]);
     for (unsigned u = 0; u < OTPU_UNITS; u++)
         for (unsigned v = 0; v < OTPU_UNITS; v++) {
-            c->ooo[u][v] = c->ovl[u][v] = NONE;
+            c->ooo[u][v] = c->ovl[u][v] = COV_NONE;
             if (u != v)
-                c->ooo[u][v] = add_bin(c, g, NULL, "ooo %s before %s", otpu_unit_name(u),
+                c->ooo[u][v] = cov_add_bin(c, g, NULL, "ooo %s before %s", otpu_unit_name(u),
                                        otpu_unit_name(v));
         }
     for (unsigned u = 0; u < OTPU_UNITS; u++)
         for (unsigned v = u + 1; v < OTPU_UNITS; v++)
             c->ovl[u][v] = c->ovl[v][u] =
-                add_bin(c, g, NULL, "overlap %s+%s", otpu_unit_name(u), otpu_unit_name(v));
+                cov_add_bin(c, g, NULL, "overlap %s+%s", otpu_unit_name(u), otpu_unit_name(v));
     c->rtl = calloc(c->cfg.S, sizeof *c->rtl);
     if (!c->rtl || c->oom)
         return -1;
@@ -746,9 +621,9 @@ int otpu_coverage_rtl_event(otpu_coverage *c, uint32_t s, int kind, int unit, ui
     }
     for (unsigned v = 0; v < OTPU_UNITS; v++) {
         if (ooo[v])
-            hit(c, c->ooo[unit][v]);
+            cov_hit(c, c->ooo[unit][v]);
         if (ovl[v])
-            hit(c, c->ovl[unit][v]);
+            cov_hit(c, c->ovl[unit][v]);
     }
     r->valid[done] = 0;
     return 0;
@@ -772,13 +647,13 @@ static size_t find_bin(const otpu_coverage *c, const char *group, const char *na
     for (size_t i = 0; i < c->nbins; i++)
         if (!strcmp(c->bins[i].name, name) && !strcmp(c->groups[c->bins[i].group], group))
             return i;
-    return NONE;
+    return COV_NONE;
 }
 
 int64_t otpu_coverage_count(const otpu_coverage *c, const char *group, const char *name)
 {
     size_t i = find_bin(c, group, name);
-    return i == NONE ? -1 : (int64_t)c->bins[i].count;
+    return i == COV_NONE ? -1 : (int64_t)c->bins[i].count;
 }
 
 size_t otpu_coverage_nbins(const otpu_coverage *c)
@@ -789,7 +664,7 @@ size_t otpu_coverage_nbins(const otpu_coverage *c)
 void otpu_coverage_bin(const otpu_coverage *c, size_t i, const char **group, const char **name,
                        uint64_t *count, const char **reason)
 {
-    const bin *b = &c->bins[i];
+    const cov_bin *b = &c->bins[i];
     *group = c->groups[b->group];
     *name = b->name;
     *count = b->count;
@@ -815,12 +690,12 @@ int otpu_coverage_merge(otpu_coverage *dst, const otpu_coverage *src, char *err,
         if (add_config(dst, src->configs[k]))
             goto oom;
     for (size_t i = 0; i < src->nbins; i++) {
-        const bin *b = &src->bins[i];
+        const cov_bin *b = &src->bins[i];
         const char *group = src->groups[b->group];
         size_t j = find_bin(dst, group, b->name);
-        if (j == NONE) {
-            j = add_bin(dst, add_group(dst, group), b->reason, "%s", b->name);
-            if (j == NONE || dst->oom)
+        if (j == COV_NONE) {
+            j = cov_add_bin(dst, cov_add_group(dst, group), b->reason, "%s", b->name);
+            if (j == COV_NONE || dst->oom)
                 goto oom;
         } else if (!b->reason && dst->bins[j].reason) {
             free(dst->bins[j].reason); /* reachable on one of the Configs */
@@ -919,7 +794,7 @@ otpu_coverage *otpu_coverage_from_json(const json_t *root, const char *path, cha
                 what = "a group without a name or bins";
                 break;
             }
-            size_t gi = add_group(c, json_string_value(gname));
+            size_t gi = cov_add_group(c, json_string_value(gname));
             json_array_foreach(bins, i, b) {
                 json_t *name = json_object_get(b, "name"), *count = json_object_get(b, "count");
                 json_t *why = json_object_get(b, "unreachable");
@@ -928,13 +803,13 @@ otpu_coverage *otpu_coverage_from_json(const json_t *root, const char *path, cha
                     what = "a bin without a name or a count";
                     break;
                 }
-                if (find_bin(c, json_string_value(gname), json_string_value(name)) != NONE) {
+                if (find_bin(c, json_string_value(gname), json_string_value(name)) != COV_NONE) {
                     what = "a bin named twice";
                     break;
                 }
-                size_t j = add_bin(c, gi, why ? json_string_value(why) : NULL, "%s",
+                size_t j = cov_add_bin(c, gi, why ? json_string_value(why) : NULL, "%s",
                                    json_string_value(name));
-                if (j == NONE)
+                if (j == COV_NONE)
                     break;
                 c->bins[j].count = (uint64_t)json_integer_value(count);
             }
@@ -954,6 +829,12 @@ otpu_coverage *otpu_coverage_from_json(const json_t *root, const char *path, cha
 /* s as printable text (a coverage file is input: no byte of it reaches a terminal raw) */
 #define SHOWN(s, k) otpu_escape((s), strlen(s), q[k], sizeof q[0])
 
+/* A bin that is a figure, not a goal (its reason starts "count:"; coverage.h). */
+static int is_count(const cov_bin *b)
+{
+    return b->reason && !strncmp(b->reason, "count:", 6);
+}
+
 void otpu_coverage_report(const otpu_coverage *c, FILE *f)
 {
     char q[3][512];
@@ -962,15 +843,25 @@ void otpu_coverage_report(const otpu_coverage *c, FILE *f)
     for (size_t k = 0; k < c->nconfigs; k++)
         fprintf(f, "  %s\n", SHOWN(c->configs[k], 0));
     for (size_t g = 0; g < c->ngroups; g++) {
-        size_t hitn = 0, reach = 0, unreach = 0;
+        size_t hitn = 0, reach = 0, unreach = 0, counts = 0;
         for (size_t i = 0; i < c->nbins; i++)
             if (c->bins[i].group == g) {
+                counts += is_count(&c->bins[i]);
                 reach += !c->bins[i].reason;
-                unreach += !!c->bins[i].reason;
+                unreach += c->bins[i].reason && !is_count(&c->bins[i]);
                 hitn += !c->bins[i].reason && c->bins[i].count;
             }
         all_hit += hitn;
         all_reach += reach;
+        if (counts && !reach && !unreach) { /* a group of figures (the idle group) */
+            fprintf(f, "%-14s  counted:", SHOWN(c->groups[g], 0));
+            for (size_t i = 0, k = 0; i < c->nbins; i++)
+                if (c->bins[i].group == g)
+                    fprintf(f, "%s %s %llu", k++ ? "," : "", SHOWN(c->bins[i].name, 0),
+                            (unsigned long long)c->bins[i].count);
+            fputc('\n', f);
+            continue;
+        }
         fprintf(f, "%-14s %6.1f%%  %zu of %zu bins hit", SHOWN(c->groups[g], 0),
                 reach ? 100.0 * (double)hitn / (double)reach : 100.0, hitn, reach);
         if (unreach)
@@ -991,7 +882,7 @@ void otpu_coverage_report(const otpu_coverage *c, FILE *f)
     }
     int first = 1;
     for (size_t i = 0; i < c->nbins; i++)
-        if (c->bins[i].reason) {
+        if (c->bins[i].reason && !is_count(&c->bins[i])) {
             if (first)
                 fprintf(f, "unreachable on these Configs:\n");
             first = 0;

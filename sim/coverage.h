@@ -55,13 +55,20 @@
  *                 subnormal (outputs are flushed too). Classes fp32.c cannot produce are
  *                 unreachable, with the reason: exp2 and exp2sub NaN, recip inf and NaN, rsqrt
  *                 inf.
- *  data           values that catch known RTL bugs: "QACT q8 tie" / "QST q8 tie" (an element
- *                 x * inv, the product the quantizer rounds, exactly halfway between two
- *                 int8 values within (-127, 127)); "ADDI negative imm" (w1 < 0 as int32);
- *                 "nested loop reg operand" (an instruction with an R[reg] + imm operand, reg
- *                 != 0, issued with 2 or more open LOOPs); "VOP cols>64" (an elementwise or
- *                 OUTER VOP over more than 64 columns); "FUNC cols>64" for each reduction
- *                 (rsum, rmax, rssq, rdot, argmax).
+ *  hazard-edge    "KIND meets the first word" / "the last word" / "misses by one word": a
+ *                 hazard pair's TMEM or DRAM ranges share exactly the older range's first or
+ *                 last word, or end (start) one word before (after) it.
+ *  data           "ADDI negative imm" (w1 < 0 as int32); "nested loop reg operand" (an
+ *                 instruction with an R[reg] + imm operand, reg != 0, issued with 2 or more
+ *                 open LOOPs); "VOP cols>64" (an elementwise or OUTER VOP over more than 64
+ *                 columns); "FUNC cols>64" for each reduction (rsum, rmax, rssq, rdot, argmax).
+ *  mm-data, quant-data, vop-data, gather-data, idle
+ *                 the values the datapath ran on (coverage_data.c; docs/coverage.md): nonzero
+ *                 results per MAC and output column and weight format, K-block integers past
+ *                 2^17; quantizer rounding directions, ties, saturation, varying bytes; inexact
+ *                 and tied VOP results, reductions whose order matters; GATHER sources per
+ *                 slice; instructions whose inputs were all zero (idle: counts, not goals:
+ *                 their reason starts "count:").
  */
 #ifndef OTPU_COVERAGE_H
 #define OTPU_COVERAGE_H
@@ -78,7 +85,7 @@ extern "C" {
 #endif
 
 /* The version of the bin definitions; files of different versions do not merge. */
-#define OTPU_COVERAGE_VERSION 2
+#define OTPU_COVERAGE_VERSION 3
 enum { OTPU_COV_WIN = 8 }; /* rtl/otpu_seq.sv's window slots */
 
 typedef struct otpu_coverage otpu_coverage;

@@ -505,12 +505,18 @@ def main():
     with tempfile.TemporaryDirectory(prefix="ci-files-") as tmp:
         night = check_suite("ci/nightly.suite", root, variables, otpu_gen, families, keys, tmp)
         smoke = check_suite("ci/smoke.suite", root, variables, otpu_gen, families, keys, tmp)
+        directed = check_suite("ci/directed.suite", root, variables, otpu_gen, families, keys,
+                               tmp)
+    for fam in sorted(families - directed["families"]):
+        fail(f"ci/directed.suite: no gen entry of family '{fam}'")
+    if directed["bundles"]:
+        fail("ci/directed.suite: a folder entry (rounds aim gen entries only)")
     check_nightly(night, variables, families)
     check_smoke(smoke, families)
     check_github(root)
     check_gitlab(root)
     check_sbatch(root)
-    for label, fig in (("nightly", night), ("smoke", smoke)):
+    for label, fig in (("nightly", night), ("smoke", smoke), ("directed", directed)):
         print(f"ci-files: {label}: {fig['entries']} entries, {fig['tests']} tests "
               f"({len(fig['bundles'])} bundles, {fig['generated']} generated in "
               f"{len(fig['families'])} families, {len(fig['configs'])} sets of Config overrides)")

@@ -228,8 +228,15 @@ TEST(Coverage, Q8RoundingTiesOfQact)
     run(r, {ld(0, 0, 32), qact(0, 1, 0, 1, 32), halt()}, tie);
     run(q, {ld(0, 0, 32), qact(0, 1, 0, 1, 32), halt()}, off);
     ASSERT_EQ(r.rc, 0);
-    EXPECT_EQ(hits(r.cov, "data"), (Set{"QACT q8 tie"}));
-    EXPECT_TRUE(hits(q.cov, "data").empty());
+    Set ties{"QACT tie to even toward zero", "QACT tie to even away from zero"}, hit, miss;
+    for (const auto &b : hits(r.cov, "quant-data"))
+        if (ties.count(b))
+            hit.insert(b);
+    for (const auto &b : hits(q.cov, "quant-data"))
+        if (ties.count(b))
+            miss.insert(b);
+    EXPECT_EQ(hit.size(), 1u);
+    EXPECT_TRUE(miss.empty());
 }
 
 TEST(Coverage, RegisterOperandsInNestedLoops)
@@ -373,6 +380,159 @@ TEST(Coverage, CollectivesAreUnreachableOnOneSliceOnly)
     EXPECT_NE(reason(a, "no-memory"), nullptr);
     otpu_coverage_free(a);
     otpu_coverage_free(b);
+}
+
+// ---- the data groups (coverage_data.c): each bin hit by data that exercises it, not by data
+// that cannot show the bug it stands for
+
+// DRAM: activations (32 fp32 words at 0) and int8 weights (one K block, 32 bytes at 0x400)
+std::vector<uint32_t> mm_image(float act, uint8_t weight)
+{
+    std::vector<uint32_t> d(0x400 / 4 + 8, 0);
+    for (int k = 0; k < 32; k++)
+        d[k] = f32(k % 2 ? act : -act);
+    uint32_t w = weight * 0x01010101u;
+    for (int k = 0; k < 8; k++)
+        d[0x400 / 4 + k] = w;
+    return d;
+}
+
+TEST(Coverage, MmResultsChangedByTheirWeights)
+{
+    CovRun data, zero_w;
+    auto prog = {ld(0, 0, 32), qact(0, 1, 0, 1, 32), mm_unit(0x400, 500, 1, 1, 32, 1, 1, 0),
+                 halt()};
+    run(data, prog, mm_image(1.0f, 0x7F));
+    run(zero_w, prog, mm_image(1.0f, 0));
+    ASSERT_EQ(data.rc, 0) << otpu_machine_error(data.m)->msg;
+    // alternating signs: the block's sum is 0 with equal weights, so use a ramp of weights
+    Set want{"wf=int8 MAC column 0 result nonzero", "wf=int8 output column 0 nonzero",
+             "wf=int8 result changed by the weights"};
+    CovRun ramp;
+    std::vector<uint32_t> img = mm_image(1.0f, 0);
+    for (int k = 0; k < 8; k++)
+        img[0x400 / 4 + k] = (4u * k + 1) | (4u * k + 2) << 8 | (4u * k + 3) << 16 | (4u * k + 4) << 24;
+    run(ramp, prog, img);
+    EXPECT_EQ(hits(ramp.cov, "mm-data"), want);
+    EXPECT_TRUE(hits(data.cov, "mm-data").empty()); // +127 - 127 + ...: every block sums to 0
+    EXPECT_TRUE(hits(zero_w.cov, "mm-data").empty());
+    EXPECT_EQ(hits(zero_w.cov, "idle"), (Set{"MM ran on nothing"}));
+    EXPECT_TRUE(hits(ramp.cov, "idle").empty());
+}
+
+TEST(Coverage, AKBlockIntegerPast17Bits)
+{
+    // activations of one sign quantize to 127; 32 x 127 x 127 = 516,128 >= 2^17; with
+    // weights of 1 the block's integer is 4,064
+    std::vector<uint32_t> big = mm_image(1.0f, 0x7F), small = mm_image(1.0f, 1);
+    for (int k = 0; k < 32; k++)
+        big[k] = small[k] = f32(1.0f);
+    auto prog = {ld(0, 0, 32), qact(0, 1, 0, 1, 32), mm_unit(0x400, 500, 1, 1, 32, 1, 1, 0),
+                 halt()};
+    CovRun b, s;
+    run(b, prog, big);
+    run(s, prog, small);
+    EXPECT_EQ(hits(b.cov, "mm-data").count("wf=int8 block integer >= 2^17"), 1u);
+    EXPECT_EQ(hits(s.cov, "mm-data").count("wf=int8 block integer >= 2^17"), 0u);
+    EXPECT_EQ(hits(s.cov, "mm-data").count("wf=int8 result changed by the weights"), 1u);
+}
+
+TEST(Coverage, QuantizedBytesThatVaryAndSaturate)
+{
+    // 127 and 1 in one block: bytes 127 and 1 (+127 reached); all 1.0 (inv = 127 exactly):
+    // every byte 127, they do not vary
+    std::vector<uint32_t> vary(32, f32(1.0f)), same(32, f32(1.0f));
+    vary[0] = f32(127.0f);
+    CovRun v, s;
+    run(v, {ld(0, 0, 32), qact(0, 1, 0, 1, 32), halt()}, vary);
+    run(s, {ld(0, 0, 32), qact(0, 1, 0, 1, 32), halt()}, same);
+    Set hv = hits(v.cov, "quant-data"), hs = hits(s.cov, "quant-data");
+    EXPECT_EQ(hv.count("QACT bytes vary"), 1u);
+    EXPECT_EQ(hv.count("QACT reaches +127"), 1u);
+    EXPECT_EQ(hs.count("QACT bytes vary"), 0u);
+    EXPECT_EQ(hs.count("QACT reaches +127"), 1u);
+    EXPECT_EQ(hs.count("QACT reaches -127"), 0u);
+    CovRun z;
+    run(z, {qact(0, 1, 0, 1, 32), halt()}); // TMEM is zero
+    EXPECT_EQ(hits(z.cov, "idle"), (Set{"QACT ran on nothing"}));
+}
+
+TEST(Coverage, InexactAndTiedVopResults)
+{
+    // 1 + 2^-30 rounds (inexact); 1 + 2^-24 lies halfway between 1 and 1 + 2^-23 (a tie);
+    // 1 + 2 is exact
+    std::vector<uint32_t> d = {f32(1.0f), f32(std::ldexp(1.0f, -30)), f32(std::ldexp(1.0f, -24)),
+                               f32(2.0f)};
+    CovRun inexact, tie, exact;
+    run(inexact, {ld(0, 0, 4), vop(OTPU_V_ADD, 100, 0, 1, 1, 1), halt()}, d);
+    run(tie, {ld(0, 0, 4), vop(OTPU_V_ADD, 100, 0, 2, 1, 1), halt()}, d);
+    run(exact, {ld(0, 0, 4), vop(OTPU_V_ADD, 100, 0, 3, 1, 1), halt()}, d);
+    EXPECT_EQ(hits(inexact.cov, "vop-data"), (Set{"add inexact"}));
+    EXPECT_EQ(hits(tie.cov, "vop-data"), (Set{"add inexact", "add tie"}));
+    EXPECT_TRUE(hits(exact.cov, "vop-data").empty());
+}
+
+TEST(Coverage, AReductionWhoseOrderMatters)
+{
+    // 100 columns: 2^24, then 99 ones. Left to right every 1 is lost (2^24 + 1 rounds back);
+    // isum_64 adds the ones of the second partial set first, which are exact: orders differ
+    std::vector<uint32_t> big(100, f32(1.0f)), ones(100, f32(1.0f));
+    big[0] = f32(16777216.0f);
+    CovRun o, e;
+    run(o, {ld(0, 0, 100), vop(OTPU_V_RSUM, 1000, 0, 0, 1, 100), halt()}, big);
+    run(e, {ld(0, 0, 100), vop(OTPU_V_RSUM, 1000, 0, 0, 1, 100), halt()}, ones);
+    EXPECT_EQ(hits(o.cov, "vop-data").count("rsum order matters"), 1u);
+    EXPECT_TRUE(hits(e.cov, "vop-data").empty()); // 100 ones: exact in any order
+}
+
+TEST(Coverage, RangesThatMeetAtAnEdgeOrMissByOneWord)
+{
+    // LD writes T[100..104); ST reads T[103..105) (its last word), T[99..101) (its first),
+    // T[104..106) (one past: a miss by one word)
+    struct {
+        uint32_t at;
+        const char *bin;
+    } cases[] = {{103, "RAW meets the last word"},
+                 {99, "RAW meets the first word"},
+                 {104, "RAW misses by one word"},
+                 {96, "RAW misses by one word"}};
+    for (const auto &c : cases) {
+        CovRun r;
+        run(r, {ld(0, 100, 4), st(0x200, c.at, c.at == 96 ? 4 : 2), halt()});
+        ASSERT_EQ(r.rc, 0);
+        EXPECT_EQ(hits(r.cov, "hazard-edge"), (Set{c.bin})) << c.at;
+    }
+    CovRun inside;
+    run(inside, {ld(0, 100, 4), st(0x200, 101, 2), halt()});
+    EXPECT_TRUE(hits(inside.cov, "hazard-edge").empty());
+}
+
+TEST(Coverage, GathersWithTheirOwnSourcePerSlice)
+{
+    otpu_config cfg = otpu_config_default();
+    cfg.S = 2;
+    auto gather = [](uint32_t src, uint32_t srs, unsigned ra) {
+        // 2 rows x 4 columns from src (stride srs) to T[1000 + k*16], row stride 4
+        return ins(OTPU_OP_GATHER, {src, 1000, 2 | 4u << 16, srs, 4, 16}, ra);
+    };
+    for (int distinct : {0, 1}) {
+        otpu_error e;
+        CovRun r;
+        r.m = otpu_machine_new(&cfg, &e);
+        ASSERT_NE(r.m, nullptr) << e.msg;
+        r.cov = otpu_coverage_new(&cfg);
+        std::vector<uint32_t> p0 = words({gather(0, 4, 0), halt()});
+        std::vector<uint32_t> p1 = distinct ? words({li(1, 64), gather(0, 8, 1), halt()})
+                                            : words({li(1, 0), gather(0, 4, 1), halt()});
+        ASSERT_EQ(otpu_machine_load_program(r.m, 0, p0.data(), p0.size(), &e), 0) << e.msg;
+        ASSERT_EQ(otpu_machine_load_program(r.m, 1, p1.data(), p1.size(), &e), 0) << e.msg;
+        otpu_coverage_attach(r.cov, r.m, nullptr);
+        ASSERT_EQ(otpu_machine_run(r.m, 1000), 0) << otpu_machine_error(r.m)->msg;
+        Set want = {"GATHER register source"};
+        if (distinct)
+            want.insert({"GATHER distinct sources per slice", "GATHER distinct strides per slice"});
+        EXPECT_EQ(hits(r.cov, "gather-data"), want);
+    }
 }
 
 } // namespace

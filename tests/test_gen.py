@@ -9,8 +9,13 @@
   test_gen.py lockstep GEN LOCKSTEP N   N bundles per family pass otpu-lockstep on the RTL
   test_gen.py revision GEN SIM N        N bundles per family of revision acf0c1c6 (REV=), each
                                         with its outcome and no instruction the revision lacks
+  test_gen.py metrics SCRIPT GEN SIM COV  scripts/gen_metrics: its figures, and bad usage
+  test_gen.py cover GEN SIM COV         --cover: a directed round hits more bins than an
+                                        undirected one; gen.txt's command writes it again
 """
+import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -141,29 +146,47 @@ def bad_input(exe):
     with tempfile.TemporaryDirectory() as d:
         blocked = os.path.join(d, "file")
         open(blocked, "w").close()
-        cases = [
-            ["nosuch", "--seed", "1", "--count", "1", "--out", d],
-            ["mix", "--seed", "x1", "--count", "1", "--out", d],
-            ["mix", "--seed", "-1", "--count", "1", "--out", d],
-            ["mix", "--seed", "01", "--count", "1", "--out", d],
-            ["mix", "--seed", "1", "--count", "0", "--out", d],
-            ["mix", "--seed", "1", "--count", "abc", "--out", d],
-            ["mix", "--seed", "1", "--count", "1", "--out", d, "D=7"],
-            ["mix", "--seed", "1", "--count", "1", "--out", d, "NOPE=1"],
-            ["mix", "--seed", "1", "--count", "1", "--out", d, "--rev", "nosuch"],
-            ["mm", "--seed", "1", "--count", "1", "--out", d, "--rev", "acf0c1c6", "PAIR=1"],
-            ["mix", "--seed", "1", "--count", "1", "--out", d, "S=0x"],
-            ["mix", "--seed", "1", "--count", "1", "--out", blocked],
-            ["mix", "--seed", "1", "--count", "1", "--out", os.path.join(blocked, "sub")],
-            ["mix", "--seed", "1", "--count", "1"],
-            ["mix", "--seed", "1", "--count", "1", "--out", d, "--bogus"],
-            ["stream", "--seed", "1", "--count", "1", "--out", d, "DSTEP=0", "STREAM=0"],
+        cover = os.path.join(d, "cover.json")
+        with open(cover, "w") as f:
+            f.write('{"model": "otpu-coverage", "version": 1, "configs": [], "groups": []}')
+        base = ["mix", "--seed", "1", "--count", "1", "--out", d]
+        cases = [  # (arguments, a word of the message)
+            (["nosuch", "--seed", "1", "--count", "1", "--out", d], "unknown family"),
+            (["mix", "--seed", "x1", "--count", "1", "--out", d], "not a number"),
+            (["mix", "--seed", "-1", "--count", "1", "--out", d], "not a number"),
+            (["mix", "--seed", "01", "--count", "1", "--out", d], "not a number"),
+            (["mix", "--seed", "1", "--count", "0", "--out", d], "--count"),
+            (["mix", "--seed", "1", "--count", "abc", "--out", d], "not a number"),
+            (base + ["D=7"], "D"),
+            (base + ["NOPE=1"], "not a Config field"),
+            (base + ["--rev", "nosuch"], "not a revision"),
+            (["mm", "--seed", "1", "--count", "1", "--out", d, "--rev", "acf0c1c6", "PAIR=1"],
+             "PAIR"),
+            (base + ["S=0x"], "not a number"),
+            (["mix", "--seed", "1", "--count", "1", "--out", blocked], "not a writable folder"),
+            (["mix", "--seed", "1", "--count", "1", "--out", os.path.join(blocked, "sub")],
+             "cannot create"),
+            (["mix", "--seed", "1", "--count", "1"], "required"),
+            (base + ["--bogus"], "unknown option"),
+            (["stream", "--seed", "1", "--count", "1", "--out", d, "DSTEP=0", "STREAM=0"],
+             "DSTEP"),
+            (base + ["--cover", os.path.join(d, "nosuch.json")], "cannot open"),
+            (base + ["--cover", blocked], "not JSON"),
+            (base + ["--cover", cover], "version 1"),
+            (base + ["--cover", d], "not a regular file"),
+            (base + ["--cover", cover, "--variant", "1"], "not with --variant"),
+            (base + ["--tries", "2"], "--tries goes with --cover"),
+            (base + ["--cover", cover, "--tries", "0"], "1..64"),
+            (base + ["--cover", cover, "--tries", "65"], "1..64"),
+            (base + ["--variant", "x"], "not a number"),
+            (base + ["--cover"], "needs a value"),
         ]
-        for args in cases:
+        for args, word in cases:
             r = subprocess.run([exe] + args, capture_output=True, text=True, timeout=60)
             lines = r.stderr.strip().splitlines()
             assert r.returncode == 2, f"{args}: exit {r.returncode}, want 2"
             assert len(lines) == 1 and lines[0].startswith("otpu-gen: "), f"{args}: {r.stderr!r}"
+            assert word in lines[0], f"{args}: {lines[0]!r} does not say {word!r}"
         if os.geteuid() != 0:  # root writes anywhere
             ro = os.path.join(d, "ro")
             os.mkdir(ro, 0o500)
@@ -173,6 +196,82 @@ def bad_input(exe):
         r = subprocess.run([exe, "--help"], capture_output=True, text=True)
         assert r.returncode == 0 and all(f in r.stdout for f in FAMILIES)
     print(f"bad input: {len(cases)} cases ok")
+
+
+def coverage_of(sim, cov, folder, merged, start=None):
+    """every bundle of folder run in the model with --coverage, merged (with start) into
+    merged; the number of reachable bins hit"""
+    files = [start] if start else []
+    for name in sorted(os.listdir(folder)):
+        b = os.path.join(folder, name)
+        if os.path.isdir(b):
+            f = b + ".json"
+            subprocess.run([sim, "run", b, "--coverage", f], capture_output=True, timeout=120)
+            files.append(f)
+    subprocess.run([cov, "merge", *files, "-o", merged], check=True, capture_output=True)
+    with open(merged) as f:
+        doc = json.load(f)
+    return sum(1 for g in doc["groups"] for b in g["bins"]
+               if "unreachable" not in b and b["count"] > 0)
+
+
+def cover(exe, sim, cov):
+    with tempfile.TemporaryDirectory() as d:
+        def at(*p):
+            return os.path.join(d, *p)
+        gen(exe, "mix", 5, 15, at("first"), ["S=2"])
+        first = coverage_of(sim, cov, at("first"), at("first.json"))
+        gen(exe, "mix", 5, 15, at("plain"), ["S=2"], first=15)
+        gen(exe, "mix", 5, 15, at("aimed"), ["S=2", "--cover", at("first.json")], first=15)
+        plain = coverage_of(sim, cov, at("plain"), at("plain.json"), at("first.json"))
+        aimed = coverage_of(sim, cov, at("aimed"), at("aimed.json"), at("first.json"))
+        print(f"cover: {first} bins after 15 bundles; 15 more: {plain} undirected, {aimed} "
+              "directed")
+        assert aimed > plain, f"a directed round hit {aimed} bins, an undirected one {plain}"
+        variants = [read_kv(at("aimed", n, "gen.txt"))["variant"]
+                    for n in sorted(os.listdir(at("aimed"))) if not n.endswith(".json")]
+        assert any(v != "0" for v in variants), "--cover never chose another variant"
+        # gen.txt's command writes the chosen bundle again (no coverage file needed)
+        for name in sorted(n for n in os.listdir(at("aimed")) if not n.endswith(".json"))[:3]:
+            args = shlex.split(read_kv(at("aimed", name, "gen.txt"))["command"])[1:]
+            args[args.index("--out") + 1] = at("again")
+            subprocess.run([exe, *args], check=True, capture_output=True, timeout=120)
+            ta, tb = tree(at("aimed", name)), tree(at("again", name))
+            ta.pop("gen.txt")
+            tb.pop("gen.txt")
+            assert ta and ta == tb, f"{name}: its gen.txt command writes other bytes"
+        # one try is variant 0: the undirected bundle
+        gen(exe, "mix", 5, 3, at("one"), ["S=2", "--cover", at("first.json"), "--tries", "1"],
+            first=15)
+        for name in os.listdir(at("one")):
+            ta, tb = tree(at("one", name)), tree(at("plain", name))
+            ta.pop("gen.txt")
+            tb.pop("gen.txt")
+            assert ta == tb, f"{name}: --tries 1 is not the undirected bundle"
+    print("cover: ok")
+
+
+def gen_metrics(script, exe, sim, cov):
+    tools = [exe, sim, cov]
+    r = subprocess.run([sys.executable, script, *tools, "--count", "3"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    for k in ("MM changed by weights", "QACT bytes vary", "VOP inexact", "GATHER distinct src",
+              "ran on nothing"):
+        assert last.startswith("all ") and k in last, f"gen_metrics: {last!r} lacks {k!r}"
+    rows = [(["nowhere", sim, cov], "not an executable file"),
+            ([*tools, "--families", "nope"], "unknown family"),
+            ([*tools, "--count", "0"], "--count"),
+            ([*tools, "--seed", "-1"], "--seed"),
+            ([*tools, "--count", "1", "--families", "dma", "--json", "/nonexistent/x.json"],
+             "No such file")]
+    for args, word in rows:
+        r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True,
+                           timeout=120)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and word in lines[0], (args, r.stderr)
+    print(f"metrics: ok ({len(rows)} bad-usage rows)")
 
 
 def lockstep(exe, ls, n):
@@ -248,6 +347,10 @@ def main():
         lockstep(exe, sys.argv[3], int(sys.argv[4]))
     elif mode == "revision":
         revision(exe, sys.argv[3], int(sys.argv[4]))
+    elif mode == "metrics":
+        gen_metrics(exe, sys.argv[3], sys.argv[4], sys.argv[5])
+    elif mode == "cover":
+        cover(exe, sys.argv[3], sys.argv[4])
     else:
         sys.exit(__doc__)
 

@@ -241,6 +241,31 @@ def shrink(tmp):
               f"--shrink: {lines(shrunk)} lines, not fewer than the bundle's")
 
 
+def rounds(tmp):
+    """--rounds: round 2 aims at round 1's holes; the records, the test names and the page"""
+    out = os.path.join(tmp, "rounds")
+    regress("run", "gen:mix:seed=4:count=3:S=2", "gen:error:seed=4:count=3", "--rounds", "3",
+            "--out", out, "--db", "none", "-j", "2", expect=0)
+    s = summary(out)
+    recs = s["run"].get("rounds") or []
+    check(2 <= len(recs) <= 3, f"--rounds 3: {len(recs)} rounds")
+    hit = 0
+    for r in recs:
+        check(r["tests"] == 6 and r["hit"] - hit == r["new"] and r["new"] >= 0,
+              f"round {r['round']}: {r}")
+        hit = r["hit"]
+    check(recs[1]["new"] > 0, f"round 2 hit no new bin: {recs}")
+    check("stopped" in recs[-1] and all("stopped" not in r for r in recs[:-1]),
+          f"the last round says why the rounds stopped: {recs}")
+    names = set(results(out))
+    check(len(names) == 6 * len(recs) and
+          "gen-mix-seed4-S-2@round2/mix-4-0003" in names, f"round 2's tests: {sorted(names)}")
+    check(s["coverage"]["hit"] == hit, "the run's coverage is the last round's")
+    with open(os.path.join(out, "index.html")) as f:
+        page = f.read()
+    check('id="rounds"' in page and "Coverage by round" in page, "the page's rounds table")
+
+
 def bad_usage(tmp):
     for args in (["run", os.path.join(tmp, "nowhere")], ["run", "gen:hazard:seed=x:count=2"],
                  ["run", os.path.join(ISA, "random_003"), "--shard", "5/4"],
@@ -256,7 +281,7 @@ def bad_usage(tmp):
 def main():
     with tempfile.TemporaryDirectory(prefix="otpu-regress-test-") as tmp:
         os.chdir(tmp)
-        for step in (bad_usage, kinds, fault_subset, history, shards, shrink):
+        for step in (bad_usage, kinds, fault_subset, history, shards, shrink, rounds):
             t0 = time.monotonic()
             step(tmp)
             print(f"{step.__name__}: {time.monotonic() - t0:.1f} s", flush=True)

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from . import history, identity, places, procs, report, runner, suite
+from . import history, identity, places, procs, report, rounds, runner, suite
 from .errors import UsageError
 from .finish import finish
 from .merge import merge_dirs
@@ -42,9 +42,12 @@ def generate(tests, tools, gen_root, log):
         folder = os.path.join(gen_root, e.name)
         places.remove(folder)
         os.makedirs(gen_root, exist_ok=True)
-        log(f"otpu-regress: generating {g.count} {g.family} programs (seed {g.seed})")
+        log(f"otpu-regress: generating {g.count} {g.family} programs (seed {g.seed}" +
+            (f", from index {g.first}, toward the bins still empty" if g.cover else "") + ")")
         p = subprocess.run([tools["gen"], g.family, "--seed", str(g.seed), "--count",
                             str(g.count), "--out", folder, *(["--rev", g.rev] if g.rev else []),
+                            *(["--first", str(g.first)] if g.first else []),
+                            *(["--cover", g.cover] if g.cover else []),
                             *g.overrides], capture_output=True, encoding="utf-8",
                            errors="surrogateescape")
         if p.returncode:
@@ -55,6 +58,7 @@ def generate(tests, tools, gen_root, log):
 def cmd_run(a, log):
     if a.slurm and a.shard:
         raise UsageError("--shard and --slurm do not go together (--slurm makes the shards)")
+    rounds.check_usage(a)
     tools = tools_from_env()
     out = os.path.abspath(a.out)
     tests = suite.load(a.suites, os.path.join(out, "bundles"))
@@ -69,28 +73,34 @@ def cmd_run(a, log):
     run = {"started": now_iso(), "wall_time": 0.0, "host": socket.gethostname(),
            "jobs": a.jobs, "shard": f"{a.shard[0]}/{a.shard[1]}" if a.shard else None,
            "suites": a.suites, "command": sys.argv, "out": out, "identity": ident}
-    report.write_json(os.path.join(out, "run.json"),  # what a merge of a killed run needs
-                      {"schema": RUN_SCHEMA, "run": run, "tests": [t.name for t in tests]})
     t0 = time.monotonic()
-    gen_problems = generate(tests, tools, os.path.join(out, "bundles"), log)
-    prog = Progress(len(tests))
-    results = []
+    results, names = [], []
     jl = open(os.path.join(out, "results.jsonl"), "w")
 
-    def on_result(rec):
-        results.append(rec)
-        jl.write(json.dumps(rec) + "\n")
-        jl.flush()
-        if rec["status"] != "pass":
-            prog.say(report.failure_lines([rec])[0])
-        prog.note(rec["status"] != "pass")
+    def run_round(round_tests):
+        names.extend(t.name for t in round_tests)
+        report.write_json(os.path.join(out, "run.json"),  # what a merge of a killed run needs
+                          {"schema": RUN_SCHEMA, "run": run, "tests": names})
+        gen_problems = generate(round_tests, tools, os.path.join(out, "bundles"), log)
+        prog = Progress(len(round_tests))
+
+        def on_result(rec):
+            results.append(rec)
+            jl.write(json.dumps(rec) + "\n")
+            jl.flush()
+            if rec["status"] != "pass":
+                prog.say(report.failure_lines([rec])[0])
+            prog.note(rec["status"] != "pass")
+        runner.run_all(round_tests, tools, out, a, on_result, gen_problems)
 
     a.log = log
-    runner.run_all(tests, tools, out, a, on_result, gen_problems)
+    if a.rounds > 1:
+        run["rounds"] = rounds.run(a, tests, tools, out, run_round, results, t0, log)
+    else:
+        run_round(tests)
     jl.close()
     run["wall_time"] = time.monotonic() - t0
-    covs = [os.path.join(out, "work", "coverage", suite.safe_name(t["name"]) + ".json")
-            for t in results] if a.coverage else []
+    covs = [runner.coverage_path(out, t["name"]) for t in results] if a.coverage else []
     return finish(out, run, results, db, tools["cov"], covs, log)
 
 
@@ -169,6 +179,13 @@ def parser():
     r.add_argument("--shrink", action="store_true", help="shrink each divergence's bundle")
     r.add_argument("--no-coverage", dest="coverage", action="store_false",
                    help="do not collect functional coverage")
+    r.add_argument("--rounds", type=count("--rounds", 1, rounds.MAX_ROUNDS), default=1,
+                   help="run in up to N rounds: after the first, each gen entry's next count "
+                   "programs aim at the bins still empty (otpu-gen --cover); stops when a "
+                   f"round hits no new bin (1..{rounds.MAX_ROUNDS}, default 1)")
+    r.add_argument("--budget", type=count("--budget", 1, MAX_TIMEOUT),
+                   help="with --rounds: start no round the wall-clock SECONDS left would not "
+                   "hold (judged by the last round's time)")
     h = sub.add_parser("history", help="new failures, fixes, still failing, flaky tests")
     h.add_argument("--db", default="regress.db")
     h.add_argument("--runs", type=count("--runs", 1, 1 << 20), default=30,

@@ -1,12 +1,14 @@
 """The run's functional coverage: each test's file (otpu-lockstep --coverage) merged with
 otpu-cov into coverage.json, and its overall figure. otpu-cov refusing a file (one from a
 tampered shard) costs the run its coverage figure, with one line saying why, not its results."""
+import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 
+from . import files
 from .text import visible
 
 
@@ -47,11 +49,34 @@ def totals(cov_tool, path):
         if m else None
 
 
-def of(cov_tool, files, out, log):
-    """the merged coverage of files written to out/coverage.json and its totals, or None"""
+MAX_LISTED = 200  # bins named on the page, each list
+
+
+def holes(path):
+    """{"never_hit": ["group: bin", ...], "unreachable": ["group: bin (why)", ...]} of a merged
+    coverage file (otpu-cov has read it: its shape is known), at most MAX_LISTED each; the
+    idle group's counts (a reason starting "count:") are figures, not holes"""
+    doc = json.loads(files.read_text(path, files.OTHER))
+    never, unreachable = [], []
+    for g in doc["groups"]:
+        for b in g["bins"]:
+            why = b.get("unreachable")
+            if why is None and b["count"] == 0:
+                never.append(visible(f"{g['name']}: {b['name']}"))
+            elif why is not None and not why.startswith("count:"):
+                unreachable.append(visible(f"{g['name']}: {b['name']} ({why})"))
+    return {"never_hit": never[:MAX_LISTED], "unreachable": unreachable[:MAX_LISTED]}
+
+
+def of(cov_tool, cov_files, out, log):
+    """the merged coverage of cov_files written to out/coverage.json: its totals and holes, or
+    None"""
     path = os.path.join(out, "coverage.json")
     try:
-        return totals(cov_tool, path) if files and merge(cov_tool, files, path) else None
+        if not cov_files or not merge(cov_tool, cov_files, path):
+            return None
+        t = totals(cov_tool, path)
+        return dict(t, **holes(path)) if t else None
     except CoverageError as e:
         log(str(e))
         return None

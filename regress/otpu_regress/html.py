@@ -2,13 +2,16 @@
 
 In this order: the run's facts, the totals, the failures (first, one row each, with links to the
 repro folder's files that exist), new failures and fixes since the last run, the history charts,
-the slowest tests. Every text and attribute from the run is made visible (text.py: no control
-byte from input reaches the page) and goes through html.escape."""
+the slowest tests, and otpu-mutate's mutation score when the folder holds its mutation.json
+(mutate/README.md; otpu-mutate updates that section of an existing page). Every text and
+attribute from the run is made visible (text.py: no control byte from input reaches the page)
+and goes through html.escape."""
 import html
+import json
 import os
 from urllib.parse import quote
 
-from . import charts
+from . import charts, files
 from .outcome import MEANING
 from .text import visible
 
@@ -121,6 +124,45 @@ def _totals(summary):
         ("coverage", _e(_coverage(summary.get("coverage")))),
     ]
     return "<h2>Totals</h2>" + _facts(pairs)
+
+
+def _percent(p):
+    return NONE if p is None else f"{p:.1f} %"
+
+
+def _rounds(run):
+    """the coverage of each round of --rounds (rounds.py), when the run had rounds"""
+    rounds = run.get("rounds") or []
+    if not rounds:
+        return ""
+    rows = "".join(
+        f'<tr><td class="num">{x["round"]}</td><td class="num">{_e(_count(x["tests"]))}</td>'
+        f'<td class="num">{_e(_count(x["failed"]))}</td>'
+        f'<td class="num">{_e(_count(x["hit"]))} of {_e(_count(x["bins"]))}</td>'
+        f'<td class="num">{_e(_percent(x["percent"]))}</td>'
+        f'<td class="num">{_e(_count(x["new"]))}</td><td class="num">{x["time"]:.1f}</td>'
+        f'<td>{_e(x.get("stopped") or "")}</td></tr>' for x in rounds)
+    return ('<section id="rounds"><h2>Coverage by round</h2><p>Each round after the first '
+            "runs every gen entry's next programs, aimed at the bins the rounds before left "
+            "empty (otpu-gen --cover).</p><table><thead><tr><th>round</th><th>tests</th>"
+            "<th>failed</th><th>bins hit (so far)</th><th>coverage</th><th>new bins</th>"
+            f"<th>time (s)</th><th>then</th></tr></thead><tbody>{rows}</tbody></table></section>")
+
+
+def _holes(coverage):
+    """the reachable bins never hit and the unreachable bins with the reason"""
+    if not coverage or "never_hit" not in coverage:
+        return ""
+    never, unreachable = coverage["never_hit"], coverage.get("unreachable") or []
+
+    def items(xs):
+        return "<ul>" + "".join(f"<li>{_e(x)}</li>" for x in xs) + "</ul>"
+    return ('<section id="holes"><h2>Coverage holes</h2>' +
+            (f'<p class="bad">never hit ({len(never):,})</p>' + items(never) if never else
+             '<p class="clean">every reachable bin was hit</p>') +
+            (f"<details><summary>unreachable on these Configs ({len(unreachable):,}), and "
+             f"why</summary>{items(unreachable)}</details>" if unreachable else "") +
+            "</section>")
 
 
 def _instruction(divergence):
@@ -237,6 +279,67 @@ def _slowest(slowest):
             f"</thead><tbody>{rows}</tbody></table>")
 
 
+MUTATION_BEGIN, MUTATION_END = "<!-- mutation -->", "<!-- /mutation -->"
+
+
+def _mutation(out_dir):
+    """the mutation score of out_dir/mutation.json (otpu-mutate), between markers; nothing
+    without the file"""
+    path = os.path.join(out_dir, "mutation.json")
+    if not os.path.lexists(path):
+        return MUTATION_BEGIN + MUTATION_END
+    try:
+        doc = json.loads(files.read_text(path, files.OTHER))
+        run, t = doc["run"], doc["totals"]
+        score = t["score"]
+        rows = [("all generated families", score["generated"])]
+        rows += [(f, score["families"][f]) for f in run["families"]]
+        if score.get("golden"):
+            rows.append(("golden vectors alone", score["golden"]))
+        cells = "".join(
+            f'<tr><td>{_e(name)}</td><td class="num">{_e(_count(s["killed"]))} of '
+            f'{_e(_count(s["of"]))}</td><td class="num">'
+            f'{_e("-" if s["percent"] is None else format(s["percent"], ".1f"))}</td></tr>'
+            for name, s in rows)
+        surv = [m for m in doc["mutants"] if m["status"] == "survived"]
+        items = "".join(f'<li><code>{_e(m["id"])}</code> ({_e(m["file"])}:{_e(m["line"])}, '
+                        f'{_e(m["kind"])}): {_e(m["description"])}</li>' for m in surv)
+        body = (_facts([("run", _e(f'{run["started"]}, {_duration(run["wall_time"])}')),
+                        ("mutants", _e(f'{t["mutants"]:,}: {t["scored"]:,} scored, '
+                                       f'{t["equivalent"]:,} equivalent, '
+                                       f'{t["stillborn"]:,} stillborn')),
+                        ("programs", _e(run["config"]["generated"]))])
+                + '<table id="mutation-score"><thead><tr><th>programs</th><th>mutants killed'
+                f'</th><th>%</th></tr></thead><tbody>{cells}</tbody></table>'
+                + (f'<p class="bad">survivors ({len(surv):,})</p><ul>{items}</ul>' if surv
+                   else '<p class="clean">no survivors</p>'))
+    except (files.BadFile, ValueError, KeyError, TypeError, AttributeError) as e:
+        body = f'<p class="bad">mutation.json cannot be read: {_e(e)}</p>'
+    return (f'{MUTATION_BEGIN}<section id="mutation"><h2>Mutation score</h2>{body}</section>'
+            f"{MUTATION_END}")
+
+
+def refresh_mutation(out_dir):
+    """out_dir/index.html with its mutation section rendered again; False without a page"""
+    path = os.path.join(out_dir, "index.html")
+    try:
+        page = files.read_text(path, files.OTHER)
+    except files.BadFile:
+        return False
+    a, b = page.find(MUTATION_BEGIN), page.find(MUTATION_END)
+    if a < 0 or b < a:
+        a = b = page.rfind("</body>")
+        if a < 0:
+            return False
+    else:
+        b += len(MUTATION_END)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(page[:a] + _mutation(out_dir) + page[b:])
+    os.replace(tmp, path)
+    return True
+
+
 def render_index(out_dir, summary, tests, history_runs):
     """the page as a string; out_dir is where the repro folders are looked up"""
     failed = sorted((t for t in tests if t.get("status") == "fail"),
@@ -245,10 +348,13 @@ def render_index(out_dir, summary, tests, history_runs):
         _head(summary),
         _run_facts(summary.get("run") or {}),
         _totals(summary),
+        _rounds(summary.get("run") or {}),
+        _holes(summary.get("coverage")),
         _failures(out_dir, failed),
         _changes(summary.get("changes") or {}, {t["name"] for t in failed}),
         _history(summary, history_runs),
         _slowest(summary.get("slowest") or []),
+        _mutation(out_dir),
         "</body></html>\n",
     ])
 

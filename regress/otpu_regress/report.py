@@ -59,6 +59,7 @@ def summary_text(s):
     if s["coverage"]:
         c = s["coverage"]
         lines.append(f"coverage: {c['percent']:.1f}% ({c['hit']} of {c['bins']} bins)")
+    lines += [round_line(x) for x in r.get("rounds") or []]
     ch = s["changes"]
     lines.append(f"since the last run: {len(ch['new_failures'])} new failures, "
                  f"{len(ch['fixed'])} fixed, {len(ch['still_failing'])} still failing")
@@ -67,6 +68,14 @@ def summary_text(s):
     lines.append("slowest:")
     lines += [f"  {x['time']:8.2f} s  {x['name']}" for x in s["slowest"]]
     return "\n".join(visible(line) for line in lines) + "\n"
+
+
+def round_line(x):
+    """one round of --rounds (rounds.py) as text"""
+    cov = (f"{x['hit']} of {x['bins']} bins ({x['percent']:.1f}%), {x['new']} new"
+           if x["bins"] is not None else "no coverage figure")
+    return (f"  round {x['round']}: {x['tests']} tests, {x['failed']} failed, {cov}, "
+            f"{x['time']:.1f} s" + (f"; stopped: {x['stopped']}" if x.get("stopped") else ""))
 
 
 def failure_lines(tests):

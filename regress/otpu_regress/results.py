@@ -49,12 +49,18 @@ _HASH = string(64, test=HEX64.fullmatch, want="a sha256 in hex")
 IDENTITY = record({"suite": _HASH, "tests": integer(0, MAX_TESTS),
                    "revs": list_of(string(64, printable=True), 64), "build": _HASH,
                    "dut": nullable(_PATH)})
+# a round of otpu-regress run --rounds (rounds.py)
+ROUND = record({"round": integer(1, 1 << 20), "tests": integer(0, MAX_TESTS),
+                "failed": integer(0, MAX_TESTS), "time": number(0, 1e9),
+                "hit": nullable(integer(0)), "bins": nullable(integer(0)),
+                "percent": nullable(number(0, 100)), "new": nullable(integer())},
+               {"stopped": string(256, printable=True)})
 # (wall_time: a merge of shards started years apart spans years)
 RUN = record({"started": _time, "wall_time": number(0, 1e11), "host": string(1 << 16),
               "jobs": integer(0, 1 << 20), "shard": nullable(_shard),
               "suites": list_of(_PATH, 1 << 16), "command": list_of(_PATH, 1 << 16),
               "out": _PATH, "identity": IDENTITY},
-             {"merged": list_of(_PATH, 1 << 16)})
+             {"merged": list_of(_PATH, 1 << 16), "rounds": list_of(ROUND, 1 << 10)})
 _TEST = record({
     "name": _NAME, "suite": _NAME, "bundle": _NAME, "bundle_path": _PATH,
     "plusargs": list_of(_PATH, 1024), "status": one_of("pass", "fail"),

@@ -104,6 +104,11 @@ def new_record(test: Test, tools):
                                 list(test.plusargs))}
 
 
+def coverage_path(out_dir, name):
+    """where the test of this name writes its coverage file"""
+    return os.path.join(out_dir, "work", "coverage", safe_name(name) + ".json")
+
+
 def run_test(test: Test, tools, out_dir, opts, problem):
     """one test's result record (TEST in summary.json's terms); problem: (kind, message) when
     the test cannot run (its bundle was not generated, its Config not built)"""
@@ -111,7 +116,7 @@ def run_test(test: Test, tools, out_dir, opts, problem):
     # divergence.txt stay true; a passing run leaves no folder
     folder = os.path.join(out_dir, "repro", safe_name(test.name))
     report = os.path.join(folder, "report")
-    cov = os.path.join(out_dir, "work", "coverage", safe_name(test.name) + ".json")
+    cov = coverage_path(out_dir, test.name)
     cmd = lockstep_command(tools, test, report, cov if opts.coverage else None)
     rec = new_record(test, tools)
     output = ""

@@ -25,9 +25,12 @@ class GenSpec:
     count: int
     overrides: list = field(default_factory=list)  # Config KEY=VALUE for otpu-gen
     rev: str = None                                # otpu-gen --rev
+    first: int = 0                                 # otpu-gen --first (rounds.py)
+    cover: str = None                              # otpu-gen --cover (rounds.py)
 
     def bundle_names(self):
-        return [f"{self.family}-{self.seed}-{i:04d}" for i in range(self.count)]
+        return [f"{self.family}-{self.seed}-{i:04d}"
+                for i in range(self.first, self.first + self.count)]
 
     def canonical(self):
         """the spec in one spelling (the suite's identity: identity.py)"""
