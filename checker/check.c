@@ -238,6 +238,8 @@ otpu_checker *otpu_checker_new(const otpu_bundle *b, const otpu_check_options *o
         otpu_checker_free(c);
         return NULL;
     }
+    for (uint32_t s = 0; s < S; s++) /* the RTL starts from the bundle's registers too */
+        memcpy(c->sl[s].rtl_R, otpu_machine_view(c->m, s).R, sizeof c->sl[s].rtl_R);
     otpu_listener l = {c, on_issue, on_retire, on_error};
     otpu_machine_set_listener(c->m, &l);
     otpu_machine_set_slice_errors(c->m, 1); /* each slice judged to its own end */
@@ -348,7 +350,10 @@ int otpu_check_dispatch(otpu_checker *c, uint32_t s, uint32_t slot, uint32_t pc,
         ck_remember(c, "dispatch", s, slot, 0, NULL);
         if (ss->model_error)
             return OTPU_CHECK_OK; /* past the model's error: otpu_check_error judges */
-        return ck_diverge(c, OTPU_DIV_CONTROL, s, NULL, NULL,
+        otpu_divergence d;
+        memset(&d, 0, sizeof d);
+        ck_explain_split(c, s, pc, UINT32_MAX, &d);
+        return ck_diverge(c, OTPU_DIV_CONTROL, s, NULL, &d,
                        "the RTL dispatched pc %u (opcode %#x) into slot %u; the model's slice %u "
                        "has %s", pc, op, slot, s, st > 0 ? "halted" : "no next instruction");
     }
@@ -357,10 +362,18 @@ int otpu_check_dispatch(otpu_checker *c, uint32_t s, uint32_t slot, uint32_t pc,
     r->seq = ss->seq++;
     ss->slot[slot] = r;
     ck_remember(c, "dispatch", s, slot, r->unit, r);
-    if (r->pc != pc || r->ins.op != op)
-        return ck_diverge(c, OTPU_DIV_CONTROL, s, r, NULL,
+    if (r->pc != pc || r->ins.op != op) {
+        otpu_divergence d;
+        memset(&d, 0, sizeof d);
+        ck_explain_split(c, s, pc, r->pc, &d);
+        return ck_diverge(c, OTPU_DIV_CONTROL, s, r, &d,
                        "the RTL dispatched pc %u (opcode %#x); the model's next instruction is "
                        "pc %u (%s)", pc, op, r->pc, otpu_op_name(r->ins.op));
+    }
+    ss->has_last = 1;
+    ss->last_pc = r->pc;
+    ss->last_n = r->n;
+    ss->last_ins = r->ins;
     return OTPU_CHECK_OK;
 }
 

@@ -107,9 +107,13 @@ int otpu_check_halt(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
                           "%s", s, ss->model_error_pc, ck_model_error(c, s));
     rec *r = NULL;
     int st = ck_model_next(c, s, &r);
-    if (st == 0)
-        return ck_diverge(c, OTPU_DIV_CONTROL, s, r, NULL,
+    if (st == 0) {
+        otpu_divergence d;
+        memset(&d, 0, sizeof d);
+        ck_explain_split(c, s, UINT32_MAX, r->pc, &d);
+        return ck_diverge(c, OTPU_DIV_CONTROL, s, r, &d,
                        "the RTL halted; the model's slice %u goes on with pc %u", s, r->pc);
+    }
     if (st < 0)
         return ss->model_error ? ck_diverge(c, OTPU_DIV_ERROR, s, NULL, NULL,
                                          "the RTL halted; the model stops with an error at pc "

@@ -66,7 +66,10 @@ int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space spac
     if (m == OTPU_MATCH_DUPLICATE)
         return ck_diverge(c, OTPU_DIV_DUPLICATE, s, r, &d,
                        "this location was already written as often as the model writes it");
-    return ck_diverge(c, OTPU_DIV_STRAY, s, r, &d, "the instruction does not write this location");
+    char where[160];
+    ck_stray_place(r, space, addr, where, sizeof where);
+    return ck_diverge(c, OTPU_DIV_STRAY, s, r, &d, "the instruction does not write this location: %s",
+                      where);
 }
 
 /* The sequencer's instruction that made the model's register write w (LI, ADDI, RLD). */
@@ -117,9 +120,12 @@ int otpu_check_reg(otpu_checker *c, uint32_t s, uint32_t reg, uint32_t value)
         d.has_expected = 1;
         d.expected = w.v;
         seq_instruction(c, s, &w, &d);
+        ck_explain_register(c, s, &w, ss->rtl_R, &d);
+        ss->rtl_R[reg] = value;
         return ck_diverge(c, OTPU_DIV_REGISTER, s, NULL, &d,
                        "pc %u (n %llu): expected R%u = %08x, the RTL wrote R%u = %08x", w.pc,
                        (unsigned long long)w.n, w.r, w.v, reg, value);
     }
+    ss->rtl_R[reg] = value;
     return OTPU_CHECK_OK;
 }

@@ -1,6 +1,7 @@
 /* divergence.c - the record of the first divergence: the failing instruction, its tile,
  * its inputs' producers, the loop nest and the recent events. */
 #include "scoreboard.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,39 @@ static void tile(const rec *r, otpu_divergence *d)
         d->row = (uint32_t)(off / stride);
         d->col = (uint32_t)(off % stride);
     }
+}
+
+void ck_stray_place(const rec *r, otpu_space space, uint64_t addr, char *out, size_t n)
+{
+    static const char *const unit[] = {"registers", "words", "words", "bytes", "scales"};
+    const char *u = (unsigned)space <= OTPU_SP_ASCALE ? unit[space] : "locations";
+    uint64_t size = space == OTPU_SP_DRAM ? 4 : 1; /* DRAM: aligned words of 4 bytes */
+    uint64_t lo = UINT64_MAX, hi = 0; /* the hull of its writes in this space */
+    for (size_t k = 0; k < r->nfp; k++)
+        if (r->fp[k].write && r->fp[k].space == space) {
+            lo = r->fp[k].lo < lo ? r->fp[k].lo : lo;
+            hi = r->fp[k].hi > hi ? r->fp[k].hi : hi;
+            if (r->fp[k].wrap) { /* ACT, ASCALE: columns of every row */
+                addr %= r->fp[k].wrap;
+                u = space == OTPU_SP_ACT ? "columns (bytes of a row)" : "blocks of a row";
+            }
+        }
+    if (lo >= hi) {
+        snprintf(out, n, "it writes nothing of this memory (%s)", otpu_space_label(space));
+        return;
+    }
+    if (addr >= hi)
+        snprintf(out, n, "past the end of its %s range [%#llx, %#llx) by %llu %s",
+                 otpu_space_label(space), (unsigned long long)lo, (unsigned long long)hi,
+                 (unsigned long long)((addr - hi) / size + 1), u);
+    else if (addr + size <= lo)
+        snprintf(out, n, "before the start of its %s range [%#llx, %#llx) by %llu %s",
+                 otpu_space_label(space), (unsigned long long)lo, (unsigned long long)hi,
+                 (unsigned long long)((lo - addr + size - 1) / size), u);
+    else
+        snprintf(out, n, "inside its %s range [%#llx, %#llx), at a location it does not write "
+                 "(a gap between its rows or past a row's last column)", otpu_space_label(space),
+                 (unsigned long long)lo, (unsigned long long)hi);
 }
 
 /* The producers of each input range of the failing instruction. */
@@ -191,7 +225,7 @@ int ck_diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r,
         f->has_regs = 1;
         memcpy(f->regs, r->R, sizeof f->regs);
         inputs(c, s, r, f);
-        if (f->has_loc) {
+        if (f->has_loc && kind != OTPU_DIV_STRAY) { /* (a stray is no element of the tile) */
             tile(r, f);
             ck_explain(c, s, r, f);
         }

@@ -190,15 +190,32 @@ static void vop(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     }
 }
 
-/* the exact integer of one MM block for int8 weights: sum_i ACT[j][(ab+k)D + i] * w[i] */
+/* The exact integer of one MM block of output (j, n): sum_i ACT[j][(ab+k)D + i] * w[i], its
+ * OTPU_NSUB sub-block sums in sub[] (4-bit weights: decoded, each sub-block times its
+ * multiplier from the scale word sw; int8: sub[] are plain partial sums). */
 static int64_t mm_block(const otpu_config *cfg, const otpu_slice_view *v, const otpu_mm_ops *o,
-                        uint32_t j, uint32_t n, uint32_t k)
+                        uint32_t j, uint32_t n, uint32_t k, uint32_t sw, int64_t sub[OTPU_NSUB])
 {
     uint64_t row = (uint64_t)j * cfg->ACT_BLOCKS * cfg->D + (uint64_t)(o->ab + k) * cfg->D;
-    uint64_t w = o->sa.value + (uint64_t)n * o->rs + (uint64_t)k * cfg->D;
+    int four = o->wf != OTPU_WF_INT8;
+    uint64_t w = o->sa.value + (uint64_t)n * o->rs + (uint64_t)k * (four ? cfg->D / 2 : cfg->D);
+    const int8_t *dec = o->wf == OTPU_WF_INT4 ? otpu_dec_int4 : otpu_dec_fp4;
+    uint32_t per = cfg->D / OTPU_NSUB;
     int64_t sum = 0;
-    for (uint32_t i = 0; i < cfg->D && w + i < cfg->DRAM_BYTES; i++)
-        sum += (int64_t)v->act[row + i] * (int8_t)v->dram[w + i];
+    for (int b = 0; b < OTPU_NSUB; b++)
+        sub[b] = 0;
+    for (uint32_t i = 0; i < cfg->D; i++) {
+        uint64_t at = four ? w + i / 2 : w + i;
+        if (at >= cfg->DRAM_BYTES)
+            break;
+        int wi = four ? dec[(i & 1 ? v->dram[at] >> 4 : v->dram[at]) & 15] : (int8_t)v->dram[at];
+        sub[i / per] += (int64_t)v->act[row + i] * wi;
+    }
+    for (int b = 0; b < OTPU_NSUB; b++) {
+        if (four) /* each sub-block times its multiplier (1 with UNIT) */
+            sub[b] *= o->unit ? 1 : (sw >> (16 + 4 * b)) & 15;
+        sum += sub[b];
+    }
     return sum;
 }
 
@@ -218,28 +235,31 @@ static void mm(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     fact(ops, "K", "%u (%u blocks of %u)", o->KB * cfg->D, o->KB, cfg->D);
     if (o->acc)
         f32(ops, "ACC: T[out] before the MM", tm(v, cfg, out));
-    if (o->wf != 0) {
-        fact(ops, "weights", "4-bit (format %u): the block integers are not expanded here", o->wf);
-        return;
-    }
+    static const char *const wf[] = {"int8", "int4", "fp4"};
+    fact(ops, "weights", "%s (streamed row n = %u from DRAM %#" PRIx64 ")", wf[o->wf % 3], n,
+         o->sa.value + (uint64_t)n * o->rs);
     uint32_t t[4] = {0}; /* the isum_4 partials */
     char name[64];
     for (uint32_t k = 0; k < o->KB; k++) {
-        int64_t isum = mm_block(cfg, v, o, j, n, k);
         uint64_t sa = o->ssa.value + (uint64_t)n * o->srs + 4ull * k;
-        uint32_t ws = 0x3F800000u; /* UNIT: 1.0 */
-        if (!o->unit) {
-            ws = 0;
-            if (sa + 4 <= cfg->DRAM_BYTES)
-                memcpy(&ws, v->dram + sa, 4); /* little endian, as the host */
-        }
+        uint32_t sw = 0, ws = 0x3F800000u; /* UNIT: 1.0 */
+        if (!o->unit && sa + 4 <= cfg->DRAM_BYTES)
+            memcpy(&sw, v->dram + sa, 4); /* little endian, as the host */
+        if (!o->unit) /* int8: an fp32 scale; 4-bit: the bf16 block scale in the low half */
+            ws = o->wf == OTPU_WF_INT8 ? sw : otpu_f32_ftz(sw << 16);
+        int64_t sub[OTPU_NSUB];
+        int64_t isum = mm_block(cfg, v, o, j, n, k, sw, sub);
         uint64_t as = (uint64_t)j * cfg->ACT_BLOCKS + o->ab + k;
         uint32_t act_scale = v->ascale[as];
         uint32_t term = otpu_f32_mul(otpu_f32_mul(otpu_f32_i2f(isum), ws), act_scale);
         if (k < 8) {
+            snprintf(name, sizeof name, "block %u: sub-block sums", k);
+            fact(ops, name, "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "%s", sub[0], sub[1],
+                 sub[2], sub[3], o->wf == OTPU_WF_INT8 ? "" : " (each times its multiplier)");
             snprintf(name, sizeof name, "block %u: exact integer dot product", k);
             fact(ops, name, "%" PRId64, isum);
-            snprintf(name, sizeof name, "block %u: weight scale%s", k, o->unit ? " (UNIT)" : "");
+            snprintf(name, sizeof name, "block %u: weight scale%s", k,
+                     o->unit ? " (UNIT)" : o->wf == OTPU_WF_INT8 ? "" : " (bf16)");
             f32(ops, name, ws);
             snprintf(name, sizeof name, "block %u: ACT scale [%u][%u]", k, j, o->ab + k);
             f32(ops, name, act_scale);
@@ -272,7 +292,7 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     const otpu_config *cfg = c->cfg;
     const otpu_f32_fns *fp = &otpu_rev_desc_of(cfg->revision)->fp;
     uint32_t row = UINT32_MAX, col = 0, rows, KB, srs;
-    uint64_t src;
+    uint64_t src, quant_byte = d->addr; /* QST: the element's DRAM byte */
     int row_mode;
     if (r->ops.format == OTPU_FMT_QST) {
         const otpu_qst_ops *o = &r->ops.qst;
@@ -290,8 +310,8 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
             fact(ops, "location", "a scale word of the QST (its bytes: none here)");
             return;
         }
-        fact(ops, "element", "row %u, element %u: DRAM byte %#" PRIx64, row, col,
-             o->dst.value + (uint64_t)row * o->drs + (uint64_t)col * o->es);
+        quant_byte = o->dst.value + (uint64_t)row * o->drs + (uint64_t)col * o->es;
+        fact(ops, "element", "row %u, element %u: DRAM byte %#" PRIx64, row, col, quant_byte);
     } else {
         const otpu_qact_ops *o = &r->ops.qact;
         src = o->src.value, rows = o->rows, KB = o->KB, srs = o->srs, row_mode = o->row;
@@ -352,8 +372,68 @@ static void quant(const otpu_checker *c, const rec *r, const otpu_divergence *d,
         uint32_t pre = otpu_f32_mul(x[col - g0], inv);
         f32(steps, "x * inv (before rounding)", pre);
         fact(steps, "q8 (round half to even, saturate to +-127)", "%d", otpu_f32_q8(pre));
+        /* the RTL's byte: QACT's ACT byte, or QST's byte of the DRAM word at its lane */
+        int lane = d->space == OTPU_SP_DRAM ? (int)(quant_byte - d->addr) : 0;
+        if (d->has_actual && lane >= 0 && lane < 4 &&
+            (d->space == OTPU_SP_ACT || (d->mask >> lane & 1)))
+            fact(steps, "the RTL's q8 (its byte)", "%d", (int)(int8_t)(d->actual >> (8 * lane)));
+    } else if (d->space == OTPU_SP_ASCALE && d->has_actual) {
+        f32(steps, "the scale the RTL wrote", d->actual);
     }
     free(x);
+}
+
+static int at_gather(otpu_machine *m, uint32_t t)
+{
+    otpu_slice_view v = otpu_machine_view(m, t);
+    return v.pc < v.nprog && v.prog[v.pc].op == OTPU_OP_GATHER;
+}
+
+/* GATHER: the destination element's segment names the source slice; its source address and
+ * row stride are that slice's own (its registers): the element it read, from its TMEM. The
+ * replay stopped the failing slice at the GATHER; the others are run to their own (m). */
+static void gather(const otpu_checker *c, uint32_t s, const rec *r, otpu_machine *m,
+                   const otpu_divergence *d, facts *ops)
+{
+    const otpu_gather_ops g = r->ops.gather;
+    uint32_t S = c->cfg->S;
+    if (d->space != OTPU_SP_TMEM || d->addr < g.dst.value || !g.seg)
+        return;
+    uint64_t off = d->addr - g.dst.value, k = off / g.seg, in = off % g.seg;
+    uint64_t row = g.drs ? in / g.drs : 0, col = g.drs ? in % g.drs : in;
+    if (k >= S || row >= g.rows || col >= g.cols) {
+        fact(ops, "destination", "T[%#" PRIx64 "] is in no slice's segment (dst %#x, seg %u, rows "
+             "%u, drs %u, cols %u)", d->addr, g.dst.value, g.seg, g.rows, g.drs, g.cols);
+        return;
+    }
+    fact(ops, "destination", "slice %llu's segment (dst + %llu x seg %u), row %llu, column %llu",
+         (unsigned long long)k, (unsigned long long)k, g.seg, (unsigned long long)row,
+         (unsigned long long)col);
+    /* every slice up to its GATHER, not into it (a BAR before it: released by settling) */
+    for (int round = 0, all = 0; round < 8 && !all; round++) {
+        all = 1;
+        for (uint32_t t = 0; t < S; t++) {
+            while (!at_gather(m, t) && otpu_machine_step(m, t) == 0)
+                ;
+            all &= at_gather(m, t);
+        }
+        if (!all && otpu_machine_settle(m) < 0)
+            break;
+    }
+    otpu_slice_view src = otpu_machine_view(m, (uint32_t)k);
+    if (!at_gather(m, (uint32_t)k)) {
+        fact(ops, "source slice", "%llu (its GATHER not reached in the replay)",
+             (unsigned long long)k);
+        return;
+    }
+    otpu_gather_ops sg = otpu_operands(&src.prog[src.pc], src.R).gather;
+    char name[64];
+    fact(ops, "source slice", "%llu: its GATHER at pc %u reads src = R%u + %#x = %#x, row stride "
+         "srs %u", (unsigned long long)k, src.pc, sg.src.reg, sg.src.imm, sg.src.value, sg.srs);
+    uint64_t at = sg.src.value + row * sg.srs + col;
+    snprintf(name, sizeof name, "the element read: slice %llu's T[%#llx]", (unsigned long long)k,
+             (unsigned long long)at);
+    f32(ops, name, at < c->cfg->TMEM_WORDS ? src.tmem[at] : 0);
 }
 
 static void dma(const otpu_checker *c, const rec *r, const otpu_divergence *d,
@@ -376,12 +456,187 @@ static void dma(const otpu_checker *c, const rec *r, const otpu_divergence *d,
     f32(ops, "the source word before the instruction", w);
 }
 
+/* The facts' storage (the checker's), emptied for a new divergence. */
+static int facts_begin(otpu_checker *c, facts *ops, facts *steps)
+{
+    if (!c->facts && !(c->facts = calloc(2 * OTPU_DIV_FACTS, sizeof *c->facts)))
+        return -1;
+    *ops = (facts){c->facts, 0};
+    *steps = (facts){c->facts + OTPU_DIV_FACTS, 0};
+    return 0;
+}
+
+static void facts_end(const facts *ops, const facts *steps, otpu_divergence *d)
+{
+    d->operands = ops->f;
+    d->noperands = ops->n;
+    d->intermediates = steps->f;
+    d->nintermediates = steps->n;
+}
+
+/* "R3 = 0x100 (the model) / 0x104 (the RTL)" for a register operand */
+static void reg_operand(facts *ops, const char *what, const otpu_ri *x, const uint32_t *model_R,
+                        const uint32_t *rtl_R)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s = R%u + %#x", what, x->reg, x->imm);
+    if (!x->reg)
+        fact(ops, name, "%#x (R0 is 0)", x->imm);
+    else
+        fact(ops, name, "R%u = %#x in the model, %#x in the RTL%s", x->reg, model_R[x->reg],
+             rtl_R[x->reg], model_R[x->reg] == rtl_R[x->reg] ? " (the same)" : " (they differ)");
+}
+
+int ck_explain_register(otpu_checker *c, uint32_t s, const regw *w, const uint32_t rtl_R[16],
+                        otpu_divergence *d)
+{
+    facts ops, steps;
+    if (facts_begin(c, &ops, &steps))
+        return -1;
+    otpu_machine *m = c->bundle ? replay_to(c->bundle, s, w->n) : NULL;
+    if (!m)
+        return -1;
+    otpu_slice_view v = otpu_machine_view(m, s);
+    if (w->pc < v.nprog) {
+        const otpu_instr *in = &v.prog[w->pc];
+        otpu_ops mo = otpu_operands(in, v.R), ro = otpu_operands(in, rtl_R);
+        switch (in->op) {
+        case OTPU_OP_LI:
+            fact(&ops, "imm", "%#x (no register read)", mo.li.imm);
+            fact(&steps, "the model: rd = imm", "R%u = %08x", mo.li.rd, mo.li.imm);
+            break;
+        case OTPU_OP_ADDI:
+            reg_operand(&ops, "sum", &mo.addi.sum, v.R, rtl_R);
+            fact(&steps, "the model: R[rs] + imm", "R%u = %08x", mo.addi.rd, mo.addi.sum.value);
+            fact(&steps, "the same with the RTL's registers", "R%u = %08x", ro.addi.rd,
+                 ro.addi.sum.value);
+            break;
+        case OTPU_OP_RLD: {
+            reg_operand(&ops, "tmem address", &mo.rld.tmem, v.R, rtl_R);
+            f32(&ops, "T[the model's address] before", tm(&v, c->cfg, mo.rld.tmem.value));
+            if (ro.rld.tmem.value != mo.rld.tmem.value)
+                f32(&ops, "T[the RTL's address] before", tm(&v, c->cfg, ro.rld.tmem.value));
+            if (mo.rld.has_mul)
+                reg_operand(&ops, "mul", &mo.rld.mul, v.R, rtl_R);
+            fact(&steps, "the model", "R%u = %08x (%s%s)", mo.rld.rd, w->v,
+                 mo.rld.raw ? "the word's raw bits" : "float to int", mo.rld.has_mul ? ", times mul" : "");
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    otpu_machine_free(m);
+    facts_end(&ops, &steps, d);
+    return 0;
+}
+
+/* Only the sequencer's own instructions (no unit's) in pcs [from, to)? */
+static int sequencer_only(const otpu_slice_view *v, int64_t from, int64_t to)
+{
+    for (int64_t pc = from < 0 ? 0 : from; pc < to && pc < (int64_t)v->nprog; pc++)
+        if (ck_windowed(v->prog[pc].op))
+            return 0;
+    return 1;
+}
+
+/* The LOOP that explains the two sides going on at a and b from last (the pc both dispatched
+ * last; -1: none yet): one side to its body's start, the other past its end, either at the end
+ * of its body (last inside it) or at the LOOP itself (reached from last through the sequencer's
+ * own instructions: its count decides). The innermost; -1 if none. *entering: at the LOOP. */
+static int64_t split_loop(const otpu_slice_view *v, int64_t last, uint32_t a, uint32_t b,
+                          int *entering)
+{
+    int64_t best = -1;
+    uint32_t best_len = UINT32_MAX;
+    for (uint32_t l = 0; l < v->nprog; l++) {
+        if (v->prog[l].op != OTPU_OP_LOOP)
+            continue;
+        uint32_t body = otpu_operands(&v->prog[l], v->R).loop.body;
+        uint64_t start = (uint64_t)l + 1, after = start + body;
+        int inside = last >= (int64_t)l && last < (int64_t)after;
+        int enters = last < (int64_t)l && sequencer_only(v, last + 1, l);
+        int two = (a == start && b == after) || (b == start && a == after);
+        if ((inside || enters) && two && body < best_len) {
+            best = l, best_len = body;
+            *entering = enters;
+        }
+    }
+    return best;
+}
+
+static void next_fact(facts *ops, const char *name, const otpu_slice_view *v, uint32_t pc)
+{
+    char dis[200];
+    if (pc == UINT32_MAX) {
+        fact(ops, name, "it halts");
+        return;
+    }
+    if (pc < v->nprog)
+        otpu_disasm(&v->prog[pc], dis, sizeof dis);
+    else
+        snprintf(dis, sizeof dis, "past the program's end");
+    fact(ops, name, "pc %u: %s", pc, dis);
+}
+
+void ck_explain_split(otpu_checker *c, uint32_t s, uint32_t rtl_pc, uint32_t model_pc,
+                      otpu_divergence *d)
+{
+    facts ops, steps;
+    if (facts_begin(c, &ops, &steps))
+        return;
+    slice_state *ss = &c->sl[s];
+    otpu_slice_view v = otpu_machine_view(c->m, s);
+    char dis[200];
+    int64_t last = ss->has_last ? (int64_t)ss->last_pc : -1;
+    if (ss->has_last) {
+        otpu_disasm(&ss->last_ins, dis, sizeof dis);
+        fact(&ops, "the last instruction both sides dispatched", "n=%llu pc=%u %s",
+             (unsigned long long)ss->last_n, ss->last_pc, dis);
+    } else {
+        fact(&ops, "the last instruction both sides dispatched", "none (the program's start)");
+    }
+    next_fact(&ops, "the RTL's next", &v, rtl_pc);
+    next_fact(&ops, "the model's next", &v, model_pc);
+    int entering = 0;
+    int64_t l = split_loop(&v, last, rtl_pc, model_pc, &entering);
+    if (l >= 0) {
+        otpu_loop_ops lo = otpu_operands(&v.prog[l], v.R).loop;
+        otpu_disasm(&v.prog[l], dis, sizeof dis);
+        uint32_t start = (uint32_t)l + 1, end = (uint32_t)l + lo.body;
+        int rtl_back = rtl_pc == start;
+        fact(&steps, "the paths split at", "pc %lld: %s (body pc %u..%u)", (long long)l, dis,
+             start, end);
+        fact(&steps, "how", entering ? "%s" : "at the end of its body, %s",
+             entering ? (rtl_back ? "the RTL ran the body, the model skipped it (count 0)"
+                                  : "the RTL skipped the body, the model ran it")
+                      : (rtl_back ? "the RTL went back for another iteration, the model left "
+                                    "the loop"
+                                  : "the RTL left the loop, the model went back for another "
+                                    "iteration"));
+        reg_operand(&ops, "the LOOP's count", &lo.count, v.R, ss->rtl_R);
+    } else {
+        /* the sequencer's own instructions on the model's path since the last dispatch */
+        uint32_t from = last < 0 ? 0 : (uint32_t)last + 1, k = 0;
+        for (uint32_t pc = from; pc < v.nprog && pc != model_pc && k < 8; pc++, k++) {
+            char name[64];
+            snprintf(name, sizeof name, "between: pc %u", pc);
+            otpu_disasm(&v.prog[pc], dis, sizeof dis);
+            fact(&steps, name, "%s", dis);
+        }
+        fact(&steps, "the paths split at", "after pc %lld (the last instruction both sides "
+             "dispatched): no LOOP explains the two next pcs; the instructions above are "
+             "the model's path to its next", (long long)last);
+    }
+    facts_end(&ops, &steps, d);
+}
+
 int ck_explain(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d)
 {
     d->noperands = d->nintermediates = 0;
-    if (!c->facts && !(c->facts = calloc(2 * OTPU_DIV_FACTS, sizeof *c->facts)))
+    facts ops, steps;
+    if (facts_begin(c, &ops, &steps))
         return -1;
-    facts ops = {c->facts, 0}, steps = {c->facts + OTPU_DIV_FACTS, 0};
     otpu_machine *m = c->bundle ? replay_to(c->bundle, s, r->n) : NULL;
     if (!m)
         return -1;
@@ -398,12 +653,10 @@ int ck_explain(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d)
     case OTPU_FMT_QACT:
     case OTPU_FMT_QST: quant(c, r, d, &v, &ops, &steps); break;
     case OTPU_FMT_DMA: dma(c, r, d, &v, &ops); break;
+    case OTPU_FMT_GATHER: gather(c, s, r, m, d, &ops); break;
     default: break;
     }
     otpu_machine_free(m);
-    d->operands = ops.f;
-    d->noperands = ops.n;
-    d->intermediates = steps.f;
-    d->nintermediates = steps.n;
+    facts_end(&ops, &steps, d);
     return 0;
 }

@@ -1,11 +1,12 @@
 /* report.c - writing a divergence as text and as JSON. */
 #include "report.h"
 #include "bits.h"
+#include "signature.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-static const char *space_name(otpu_space s)
+const char *otpu_space_label(otpu_space s)
 {
     static const char *const names[] = {"register", "TMEM", "DRAM", "ACT", "ASCALE"};
     return (unsigned)s <= OTPU_SP_ASCALE ? names[s] : "?";
@@ -83,8 +84,11 @@ static void loops_text(FILE *f, const otpu_divergence *d)
 
 void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info)
 {
+    otpu_signature sig;
+    otpu_div_signature(d, &sig);
     fprintf(f, "FIRST DIVERGENCE: %s\n", otpu_div_kind_name(d->kind));
     fprintf(f, "  %s\n", d->detail);
+    fprintf(f, "  signature: %s (%s)\n", sig.key, sig.words);
     fprintf(f, "  slice %u, cycle %" PRIu64 "\n", d->slice, d->cycle);
     if (d->host_line)
         fprintf(f, "  host step: host.txt line %d\n", d->host_line);
@@ -94,7 +98,7 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
     loops_text(f, d);
     regs_text(f, d);
     if (d->has_loc) {
-        fprintf(f, "  location: %s %#" PRIx64, space_name(d->space), d->addr);
+        fprintf(f, "  location: %s %#" PRIx64, otpu_space_label(d->space), d->addr);
         if (d->has_tile)
             fprintf(f, " (tile row %u, column %u)", d->row, d->col);
         fprintf(f, "\n");
@@ -115,9 +119,13 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
     }
     if (d->has_expected && d->has_actual && fl)
         fprintf(f, "  ulp distance: %" PRIu64 "\n", otpu_ulp_distance(d->expected, d->actual));
-    facts_text(f, "the element's operands (the model's state at the instruction)", d->operands,
-               d->noperands);
-    facts_text(f, "the model's steps from them", d->intermediates, d->nintermediates);
+    int ctl = d->kind == OTPU_DIV_CONTROL, reg = d->kind == OTPU_DIV_REGISTER;
+    facts_text(f, ctl ? "the two sides' next instructions"
+                  : reg ? "the instruction's operands, as each side formed them"
+                        : "the element's operands (the model's state at the instruction)",
+               d->operands, d->noperands);
+    facts_text(f, ctl ? "where their paths split" : "the model's steps from them", d->intermediates,
+               d->nintermediates);
     if (d->has_loc)
         fprintf(f, "  other locations of this instruction that differ: %" PRIu64 "\n",
                 d->other_diffs);
@@ -128,7 +136,7 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
         fprintf(f, "  inputs and their last writers:\n");
         for (size_t i = 0; i < d->ninputs; i++) {
             const otpu_div_input *x = &d->inputs[i];
-            fprintf(f, "    %s [%#" PRIx64 ", %#" PRIx64 "): ", space_name(x->space), x->lo, x->hi);
+            fprintf(f, "    %s [%#" PRIx64 ", %#" PRIx64 "): ", otpu_space_label(x->space), x->lo, x->hi);
             if (x->found)
                 fprintf(f, "n=%" PRIu64 " pc=%u %s\n", x->writer.n, x->writer.pc, x->writer.disasm);
             else
@@ -248,6 +256,13 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     jstr(f, otpu_div_kind_name(d->kind));
     fprintf(f, ",\n  \"detail\": ");
     jstr(f, d->detail);
+    otpu_signature sig;
+    otpu_div_signature(d, &sig);
+    fprintf(f, ",\n  \"signature\": {\"key\": ");
+    jstr(f, sig.key);
+    fprintf(f, ", \"words\": ");
+    jstr(f, sig.words);
+    fprintf(f, "}");
     fprintf(f, ",\n  \"slice\": %u,\n  \"cycle\": %" PRIu64, d->slice, d->cycle);
     if (d->host_line)
         fprintf(f, ",\n  \"host_line\": %d", d->host_line);
@@ -267,7 +282,7 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     fprintf(f, "]");
     if (d->has_loc) {
         fprintf(f, ",\n  \"location\": {\"space\": ");
-        jstr(f, space_name(d->space));
+        jstr(f, otpu_space_label(d->space));
         fprintf(f, ", \"address\": %" PRIu64, d->addr);
         if (d->has_tile)
             fprintf(f, ", \"row\": %u, \"column\": %u", d->row, d->col);
@@ -299,7 +314,7 @@ void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info 
     for (size_t i = 0; i < d->ninputs; i++) {
         const otpu_div_input *x = &d->inputs[i];
         fprintf(f, "%s\n    {\"space\": ", i ? "," : "");
-        jstr(f, space_name(x->space));
+        jstr(f, otpu_space_label(x->space));
         fprintf(f, ", \"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"last_writer\": ", x->lo, x->hi);
         if (x->found)
             jins(f, &x->writer);

@@ -57,6 +57,11 @@ typedef struct {
                                * model runs in slice-errors mode, machine.h, as the RTL's
                                * slices fail one by one), at model_error_pc */
     uint32_t model_error_pc;
+    uint32_t rtl_R[16];       /* the RTL's registers as its register writes left them */
+    int has_last;             /* the last instruction both sides dispatched (control flow) */
+    uint32_t last_pc;
+    uint64_t last_n;
+    otpu_instr last_ins;
 } slice_state;
 
 typedef struct {
@@ -110,11 +115,23 @@ rec *ck_unit_head(slice_state *ss, uint32_t unit);
 void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r);
 /* explain.c: fills d's operands and intermediates at its location; 0, or -1 (none) */
 int ck_explain(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d);
+/* explain.c: the operands of the sequencer's instruction that made register write w, as the
+ * model formed them (its registers before it) and as the RTL did (rtl_R); 0, or -1 (none) */
+int ck_explain_register(otpu_checker *c, uint32_t s, const regw *w, const uint32_t rtl_R[16],
+                        otpu_divergence *d);
+/* explain.c: where the two sides' paths split, for a control-flow divergence at slice s: the
+ * RTL went to rtl_pc (UINT32_MAX: it halted), the model to model_pc (UINT32_MAX: halted) */
+void ck_explain_split(otpu_checker *c, uint32_t s, uint32_t rtl_pc, uint32_t model_pc,
+                      otpu_divergence *d);
 /* check_order.c */
 void ck_note_early_start(slice_state *ss, rec *r);
 int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space space,
                        uint64_t addr, uint32_t data, uint32_t mask);
 /* divergence.c */
+/* Where a stray write of r's unit landed against r's own writes in that space: "past the end
+ * of its TMEM range [lo, hi) by 3 words", "before its start by ...", "inside its range, in a
+ * gap it does not write (row 2, column 70 of 64)" or "it writes no TMEM at all". */
+void ck_stray_place(const rec *r, otpu_space space, uint64_t addr, char *out, size_t n);
 void ck_describe(const rec *r, otpu_div_instr *d);
 void ck_remember(otpu_checker *c, const char *what, uint32_t s, uint32_t slot, uint32_t unit,
                  const rec *r);

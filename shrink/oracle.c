@@ -177,9 +177,15 @@ static void signature(shrink_oracle *o, int code, char *sig, size_t n)
     const char *unit = json_string_value(json_object_get(j, "unit"));
     json_t *in = json_object_get(j, "instruction");
     const char *dis = json_string_value(json_object_get(in, "disasm"));
+    /* the divergence's bucket (checker/signature.h) where the report has one: the kind, unit,
+     * opcode, memory and the shape of the difference */
+    const char *key = json_string_value(json_object_get(json_object_get(j, "signature"), "key"));
     size_t l = strlen(sig);
-    snprintf(sig + l, n - l, ", %s, unit %s, %.*s", kind ? kind : "?", unit ? unit : "-",
-             dis ? (int)strcspn(dis, " ") : 1, dis ? dis : "-");
+    if (key)
+        snprintf(sig + l, n - l, ", %s", key);
+    else
+        snprintf(sig + l, n - l, ", %s, unit %s, %.*s", kind ? kind : "?", unit ? unit : "-",
+                 dis ? (int)strcspn(dis, " ") : 1, dis ? dis : "-");
     if (json_is_integer(json_object_get(j, "slice")) && json_is_object(in)) {
         o->has_where = 1;
         o->where_slice = (uint32_t)json_integer_value(json_object_get(j, "slice"));

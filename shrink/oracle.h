@@ -2,7 +2,8 @@
  * way as the original?
  *
  * "The same" is: the command's exit status, and with otpu-lockstep (the default command) the
- * first divergence's kind, unit and opcode (its divergence.json, checker/REPORT.md); and the C
+ * first divergence's signature (its divergence.json, checker/REPORT.md: kind, unit, opcode,
+ * memory and the shape of the difference; a report without one: kind, unit and opcode); and the C
  * model's own outcome (halts, or stops with an error of the same kind). The model's outcome is
  * checked first, in this process: a candidate on which the model raises another error (or none)
  * changes what the bundle's expect= judges, so it is not the same failure, and no command is run
@@ -34,7 +35,7 @@ void shrink_oracle_free(shrink_oracle *o);
 
 /* 1 if the original fails (the command exits non-zero). */
 int shrink_oracle_fails(const shrink_oracle *o);
-/* The original's failure: "exit 1, wrong-value, unit VPU, VOP" (or "exit 0"). */
+/* The original's failure: "exit 1, wrong-value/VPU/VOP/TMEM/1-ulp" (or "exit 0"). */
 const char *shrink_oracle_signature(const shrink_oracle *o);
 /* The command, as it is run ({} for the candidate's path). */
 const char *shrink_oracle_command(const shrink_oracle *o);

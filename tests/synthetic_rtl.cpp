@@ -185,6 +185,15 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
                 if (free_slot != d.slot_used.end()) {
                     uint32_t slot = static_cast<uint32_t>(free_slot - d.slot_used.begin());
                     uint32_t pc = st.pc;
+                    const Step *before = d.ip ? &sr.steps[d.ip - 1] : nullptr;
+                    if (f.kind == Fault::LoopSkip && f.slice == s && d.nwin >= f.nth &&
+                        !f.applied && before && before->ins.op == OTPU_OP_LOOP &&
+                        before->pc + 1 == st.pc) { // as if the LOOP's count were 0
+                        pc = before->pc + 1 + before->ins.w[1];
+                        f.applied = true;
+                        f.n = st.n;
+                        f.addr = before->pc;
+                    }
                     if (f.kind == Fault::Control && f.slice == s && d.nwin == f.nth) {
                         pc += 1;
                         f.applied = true;
@@ -247,6 +256,12 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
                 for (unsigned k = 0; k < o.writes_per_cycle && x.next_write < x.st->writes.size(); k++) {
                     otpu_write w = x.st->writes[x.next_write++];
                     bool skip = false, twice = false, stray = false;
+                    bool past = false;
+                    if (f.kind == Fault::PastEnd && f.slice == s && d.nwrite >= f.nth &&
+                        !f.applied && w.space == OTPU_SP_TMEM) {
+                        past = f.applied = true;
+                        f.n = x.st->n;
+                    }
                     if (f.slice == s && d.nwrite == f.nth && !f.applied) {
                         f.n = x.st->n;
                         f.space = static_cast<otpu_space>(w.space);
@@ -289,6 +304,16 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
                         f.space = OTPU_SP_TMEM;
                         f.addr = a;
                         call(otpu_check_write(c, s, x.st->unit, OTPU_SP_TMEM, a, 0x12345678, 0xF));
+                    }
+                    if (past) { // bit + 1 words past the end of its TMEM range (the hull)
+                        uint64_t hi = 0;
+                        for (const otpu_range &r : x.st->fp)
+                            if (r.write && r.space == OTPU_SP_TMEM && r.hi > hi)
+                                hi = r.hi;
+                        f.space = OTPU_SP_TMEM;
+                        f.addr = hi + static_cast<uint64_t>(f.bit);
+                        call(otpu_check_write(c, s, x.st->unit, OTPU_SP_TMEM, f.addr, 0x12345678,
+                                              0xF));
                     }
                 }
                 if (x.next_write == x.st->writes.size()) {

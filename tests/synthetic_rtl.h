@@ -44,10 +44,13 @@ struct Recording {
 // Run the bundle on a fresh model and record every instruction with its writes.
 Recording record(const otpu_bundle &b);
 
+// PastEnd adds, after the nth write (of an instruction that writes TMEM), a write `bit` + 1
+// words past the end of the instruction's TMEM range; LoopSkip dispatches, at the first
+// instruction of a LOOP body (from the nth windowed one on), the pc after the body instead.
 // EndState flips a TMEM bit of the final state, EndStateDram a bit of DRAM byte `nth`; Mask
 // moves the nth write, when it is a DRAM byte write (QST), to the next byte lane
 enum class Fault { None, Flip, Drop, Stray, Duplicate, Order, Reg, Control, Hang, ErrorFlag, EndState,
-                   EndStateDram, Mask };
+                   EndStateDram, Mask, PastEnd, LoopSkip };
 
 struct Injection {
     Fault kind = Fault::None;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -16,6 +18,7 @@
 #include "expect.h"
 #include "fp32.h"
 #include "report.h"
+#include "signature.h"
 #include "synthetic_rtl.h"
 
 using namespace otpu_test;
@@ -492,6 +495,10 @@ TEST(Explain, QuantizationShowsTheGroup)
         lane++;
     EXPECT_EQ(e.q8, (int8_t)(e.d.expected >> (8 * lane))) << e.text;
     EXPECT_NE(e.text.find("amax = max |x|"), std::string::npos) << e.text;
+    // both quantized values: the model's q8 above, and the byte the RTL wrote
+    char rtl[64];
+    snprintf(rtl, sizeof rtl, "the RTL's q8 (its byte): %d", (int8_t)(e.d.actual >> (8 * lane)));
+    EXPECT_NE(e.text.find(rtl), std::string::npos) << e.text;
     Explained q;
     ASSERT_TRUE(explain_first("qact_mm_row1", "QACT", &q));
     if (q.d.space == OTPU_SP_ACT)
@@ -525,6 +532,185 @@ TEST(Explain, DmaShowsAddressesAndTheSourceWord)
     ASSERT_TRUE(explain_first("ld_st", "LD", &e));
     EXPECT_EQ(fact_starting(e.ops, "the source word"), e.d.expected) << e.text;
     EXPECT_NE(e.text.find("source: DRAM "), std::string::npos) << e.text;
+}
+
+// 4-bit weights too: each block's decoded sub-block sums (times their multipliers), its integer
+// and bf16 scale, and the model's chain to the expected word
+TEST(Explain, MatmulOfFourBitWeightsShowsItsBlocks)
+{
+    for (const char *b : {"mm_w4_1_pair0", "mm_w4_2_pair0"}) {
+        Explained e;
+        ASSERT_TRUE(explain_first(b, "MM", &e)) << b;
+        EXPECT_NE(e.text.find("block 0: sub-block sums"), std::string::npos) << e.text;
+        EXPECT_NE(e.text.find("(each times its multiplier)"), std::string::npos) << e.text;
+        EXPECT_EQ(e.text.find("not expanded"), std::string::npos) << e.text;
+        EXPECT_EQ(e.step_list.back().second, e.d.expected) << b << "\n" << e.text;
+    }
+}
+
+// GATHER: the element's segment names the source slice, its own source address and stride
+// (its registers), and the element it read, which is what the model wrote
+TEST(Explain, GatherNamesTheSourceSliceAndTheElementRead)
+{
+    bool seen = false, cross = false; // (cross: the element came from the other slice)
+    for (uint32_t slice : {0u, 1u}) {
+        Case k(vectors_dir() + "/isa/gather_bar_S2");
+        for (uint64_t nth = 0; nth < 4000 && !cross; nth++) {
+            Injection inj;
+            inj.kind = Fault::Flip;
+            inj.nth = nth;
+            inj.slice = slice;
+            inj.bit = 2;
+            Lockstep run(k, DriveOptions{}, &inj);
+            const otpu_divergence *d = otpu_check_first(run.c);
+            if (!inj.applied || !d || std::string(d->ins.disasm).rfind("GATHER", 0))
+                continue;
+            seen = true;
+            std::string t = run.text();
+            size_t dest = t.find("destination: slice ");
+            ASSERT_NE(dest, std::string::npos) << t;
+            cross |= strtoul(t.c_str() + dest + 19, nullptr, 10) != slice;
+            EXPECT_NE(t.find("source slice: "), std::string::npos) << t;
+            EXPECT_NE(t.find("row stride srs"), std::string::npos) << t;
+            size_t at = t.find("the element read: slice ");
+            ASSERT_NE(at, std::string::npos) << t;
+            uint32_t v = (uint32_t)strtoul(t.c_str() + t.find(": ", at + 20) + 2, nullptr, 16);
+            EXPECT_EQ(v, d->expected) << t;
+        }
+    }
+    EXPECT_TRUE(seen && cross) << "no GATHER write (from the other slice) was flipped";
+}
+
+// A register mismatch: the sequencer's instruction, its register operands on both sides (the
+// model's registers before it, the RTL's as its own writes left them) and the model's result
+TEST(Report, RegisterMismatchShowsOperandsOfBothSides)
+{
+    Case k(vectors_dir() + "/isa/regs_loop");
+    bool addi = false;
+    for (uint64_t nth = 0; nth < 64 && !addi; nth++) {
+        Injection inj;
+        inj.kind = Fault::Reg;
+        inj.nth = nth;
+        inj.bit = 3;
+        Lockstep run(k, DriveOptions{}, &inj);
+        const otpu_divergence *d = otpu_check_first(run.c);
+        if (!inj.applied || !d || std::string(d->ins.disasm).rfind("ADDI", 0))
+            continue;
+        addi = true;
+        std::string t = run.text();
+        EXPECT_NE(t.find(" in the model, "), std::string::npos) << t;
+        EXPECT_NE(t.find(" in the RTL"), std::string::npos) << t;
+        char want[64];
+        snprintf(want, sizeof want, "the model: R[rs] + imm: R%u = %08x", (unsigned)d->addr,
+                 d->expected);
+        EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+    }
+    EXPECT_TRUE(addi) << "no ADDI register write was hit";
+}
+
+// A LOOP whose body the RTL skips: the control-flow report names the LOOP where the two paths
+// split and how, not only the first instruction that differs
+TEST(Report, ControlFlowNamesWhereThePathsSplit)
+{
+    bool seen = false;
+    for (const std::string &b : isa_cases()) {
+        Case k(b);
+        Injection inj;
+        inj.kind = Fault::LoopSkip;
+        Lockstep run(k, DriveOptions{}, &inj);
+        const otpu_divergence *d = otpu_check_first(run.c);
+        if (!inj.applied || !d)
+            continue;
+        seen = true;
+        std::string t = run.text();
+        EXPECT_EQ(d->kind, OTPU_DIV_CONTROL) << t;
+        char want[64];
+        snprintf(want, sizeof want, "the paths split at: pc %llu: LOOP",
+                 (unsigned long long)inj.addr);
+        EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+        EXPECT_NE(t.find("the RTL skipped the body, the model ran it"), std::string::npos) << t;
+        EXPECT_NE(t.find("the last instruction both sides dispatched"), std::string::npos) << t;
+        break;
+    }
+    EXPECT_TRUE(seen) << "no golden bundle has a LOOP whose body starts with a unit instruction";
+}
+
+// A write past the end of the instruction's range says so, by how many words, and is not
+// explained as an element of the instruction's tile
+TEST(Report, StrayPastTheEndSaysByHowMuch)
+{
+    for (int by : {1, 3}) {
+        Case k(vectors_dir() + "/isa/kernel_mlp_S1");
+        bool seen = false;
+        for (uint64_t nth = 0; nth < 3000 && !seen; nth += 97) {
+            Injection inj;
+            inj.kind = Fault::PastEnd;
+            inj.nth = nth;
+            inj.bit = by - 1;
+            Lockstep run(k, DriveOptions{}, &inj);
+            const otpu_divergence *d = otpu_check_first(run.c);
+            if (!inj.applied || !d || d->kind != OTPU_DIV_STRAY)
+                continue;
+            seen = true;
+            std::string t = run.text();
+            char want[32];
+            snprintf(want, sizeof want, ") by %d words", by);
+            EXPECT_NE(t.find("past the end of its TMEM range ["), std::string::npos) << t;
+            EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+            EXPECT_FALSE(d->has_tile) << t;
+            EXPECT_EQ(d->noperands, 0u) << t;
+        }
+        EXPECT_TRUE(seen) << "no stray write past an instruction's end was reported";
+    }
+}
+
+// The signature: built of the divergence's kind, unit, opcode, memory and shape, with the
+// address, value and instance left out: one-ulp flips anywhere give one key per instruction
+// class; a dropped write another kind
+TEST(Report, SignatureNamesTheCauseNotTheOccurrence)
+{
+    std::map<std::string, std::set<uint64_t>> where; // key -> the addresses it was seen at
+    for (uint64_t nth : {5u, 40u, 300u, 900u, 1500u}) {
+        Case k(vectors_dir() + "/isa/kernel_mlp_S1");
+        Injection inj;
+        inj.kind = Fault::Flip;
+        inj.nth = nth;
+        inj.bit = 0; // the lowest mantissa bit of an fp32 word
+        Lockstep run(k, DriveOptions{}, &inj);
+        const otpu_divergence *d = otpu_check_first(run.c);
+        ASSERT_NE(d, nullptr);
+        if (d->kind != OTPU_DIV_VALUE || d->space != OTPU_SP_TMEM)
+            continue;
+        otpu_signature sig;
+        otpu_div_signature(d, &sig);
+        std::string op(d->ins.disasm, strcspn(d->ins.disasm, " "));
+        std::string unit = otpu_unit_name(static_cast<otpu_unit>(d->unit));
+        EXPECT_EQ(std::string(sig.key), "wrong-value/" + unit + "/" + op + "/TMEM/1-ulp")
+            << run.text();
+        where[sig.key].insert(d->addr);
+        std::string t = run.text();
+        EXPECT_NE(t.find(std::string("signature: ") + sig.key), std::string::npos) << t;
+        EXPECT_NE(render(d, otpu_report_json).find(std::string("\"key\": \"") + sig.key),
+                  std::string::npos);
+    }
+    size_t most = 0;
+    for (const auto &kv : where)
+        most = std::max(most, kv.second.size());
+    EXPECT_GE(most, 2u) << "one key at two addresses at least";
+    Case k(vectors_dir() + "/isa/vop_add_b0");
+    for (Fault f : {Fault::Drop, Fault::Stray}) {
+        Injection inj;
+        inj.kind = f;
+        inj.nth = 0;
+        Lockstep run(k, DriveOptions{}, &inj);
+        const otpu_divergence *d = otpu_check_first(run.c);
+        ASSERT_NE(d, nullptr);
+        otpu_signature sig;
+        otpu_div_signature(d, &sig);
+        std::string want = f == Fault::Drop ? "missing-write/" : "stray-write/";
+        EXPECT_EQ(std::string(sig.key).rfind(want, 0), 0u) << sig.key;
+        EXPECT_EQ(std::string(sig.key).substr(std::string(sig.key).size() - 2), "/-") << sig.key;
+    }
 }
 
 TEST(Report, UlpDistance)
