@@ -37,7 +37,11 @@ static const char *value_shape(const otpu_divergence *d, const char **words)
             return *words = "other bytes of the word written", "byte-mask";
         return *words = "wrong byte values", "bytes";
     }
-    if (d->space == OTPU_SP_REG || d->space == OTPU_SP_ACT)
+    /* An MM's result is a sum of many products: one cause (a sign-extension, a narrowed
+     * accumulator) shows as any difference, sometimes +inf against -inf or one ulp, so the
+     * MXU's TMEM results, like ACT bytes and registers, have one shape. */
+    if (d->space == OTPU_SP_REG || d->space == OTPU_SP_ACT ||
+        (d->has_ins && d->unit == OTPU_UNIT_MXU))
         return *words = "a wrong value", "value";
     if (!((e | a) & 0x7FFFFFFFu))
         return *words = "the sign of a zero", "zero-sign";

@@ -22,8 +22,10 @@ uint32_t gen_f32_edge(gen_rng *r)
     case 7: return f32(s, 127 + (uint32_t)gen_rng_below(r, 24), 0x400000 >> gen_rng_below(r, 23));
     case 8: /* 2^-24 and near: half an ulp of 1 */
         return f32(s, 127 - 24 + (uint32_t)gen_rng_below(r, 3), 0);
-    case 9: /* 128 and above: the limits of exp2 */
-        return f32(s, 127 + 7, (uint32_t)gen_rng_below(r, 3) << 21);
+    case 9: { /* the limits of exp2: 128 and above overflow, below -126 flushes */
+        uint32_t k = gen_rng_below(r, 5);
+        return k < 3 ? f32(s, 127 + 7, k << 21) : f32(s, 127 + 6, k == 3 ? 0x7C0000 : 0x7E0000);
+    }
     case 10: return f32(s, 127 + 6, 0x7E0000 | (m & 0x1FFFF)); /* just under 127..128 */
     case 11: /* huge: recip flushes (from exactly 2^126 up) */
         return f32(s, 250 + (uint32_t)gen_rng_below(r, 5), gen_rng_u32(r) & 1 ? m : 0);

@@ -3,7 +3,8 @@
 //
 //   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
 //                            [--hang-cycles N] [--no-check] [--progress] [--systemc]
-//                            [--coverage FILE] [--dut opentpu=PATH] [+plusargs]
+//                            [--coverage FILE] [--code-coverage FILE] [--dut opentpu=PATH]
+//                            [+plusargs]
 //
 // It finds or builds the simulator of the bundle's Config (rtl_build.h: the reference RTL, or
 // openTPU's own from a checkout with --dut, opentpu.h) and runs it with
@@ -35,8 +36,8 @@ namespace {
 const char kUsage[] =
     "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
-    "                            [--systemc] [--coverage FILE] [--dut opentpu=PATH]\n"
-    "                            [--report-html] [+plusargs]\n"
+    "                            [--systemc] [--coverage FILE] [--code-coverage FILE]\n"
+    "                            [--dut opentpu=PATH] [--report-html] [+plusargs]\n"
     "       otpu-lockstep report DIR [--html]\n"
     "\n"
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
@@ -60,6 +61,11 @@ const char kUsage[] =
     "  --coverage FILE    write the functional coverage of the run (JSON, docs/coverage.md):\n"
     "                     the C model's bins and what the RTL did (out-of-order completions,\n"
     "                     units busy together, from its events)\n"
+    "  --code-coverage FILE  run the RTL's code-coverage build (Verilator --coverage: line,\n"
+    "                     branch and toggle points; built and cached per Config beside the\n"
+    "                     normal one) and write the run's points to FILE in Verilator's .dat\n"
+    "                     format (verilator_coverage reads, merges and annotates it); written\n"
+    "                     also after a divergence or a timeout. Not with --systemc\n"
     "  --dut opentpu=PATH openTPU's own RTL from the checkout at PATH instead of the reference\n"
     "                     RTL: built under Verilator with the adapter of docs/opentpu.md, the\n"
     "                     model set to the ISA revision its package declares (the bundle's REV=\n"
@@ -191,7 +197,7 @@ int unchecked_verdict(const std::string &bundle, int rc, bool plusargs) {
 }
 
 int cmd_run(int argc, char **argv) {
-  std::string bundle, report, max_cycles, hang_cycles, coverage;
+  std::string bundle, report, max_cycles, hang_cycles, coverage, code_cov;
   uint64_t window = 1000, n;
   bool keep_going = false, no_check = false, progress = false, systemc = false;
   bool report_html = false;
@@ -238,6 +244,9 @@ int cmd_run(int argc, char **argv) {
       }
     } else if (a == "--coverage") {
       if (!val(&coverage) || coverage.empty()) return bad("--coverage needs a FILE (see --help)");
+    } else if (a == "--code-coverage") {
+      if (!val(&code_cov) || code_cov.empty())
+        return bad("--code-coverage needs a FILE (see --help)");
     } else if (!a.empty() && a[0] == '+') {
       plusargs.push_back(a);
     } else if (!a.empty() && a[0] == '-') {
@@ -262,18 +271,27 @@ int cmd_run(int argc, char **argv) {
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
   if (!no_check && !(why = report_problem(report)).empty())
     return bad("--report " + printable(report) + ": " + why);
-  if (!coverage.empty()) {
-    size_t k = coverage.rfind('/');
-    std::string dir = k == std::string::npos ? "." : k == 0 ? "/" : coverage.substr(0, k);
+  for (const std::string *f : {&coverage, &code_cov}) {
+    if (f->empty()) continue;
+    size_t k = f->rfind('/');
+    std::string dir = k == std::string::npos ? "." : k == 0 ? "/" : f->substr(0, k);
+    const char *opt = f == &coverage ? "--coverage " : "--code-coverage ";
     if (access(dir.c_str(), W_OK))
-      return bad("--coverage " + printable(coverage) + ": its folder cannot be written");
+      return bad(opt + printable(*f) + ": its folder cannot be written");
   }
+  if (!code_cov.empty() && systemc)
+    return bad("--code-coverage runs the C++ top's coverage build: not with --systemc");
 
   std::string exe, key;
   if (dut.opentpu) fprintf(stderr, "otpu-lockstep: %s\n", dut_note(dut).c_str());
-  int rc = find_or_build(c, systemc ? RtlTopKind::kSystemC : RtlTopKind::kPlain, &exe, "", dut,
-                         &key);
+  RtlTopKind kind = systemc ? RtlTopKind::kSystemC
+                    : !code_cov.empty() ? RtlTopKind::kCoverage : RtlTopKind::kPlain;
+  int rc = find_or_build(c, kind, &exe, "", dut, &key);
   if (rc) return rc;
+  // the RTL under test of a coverage run is the plain build's, instrumented: its repro (and
+  // OTPU_RTL_KEY) name the plain build, which reproduces it without coverage
+  if (kind == RtlTopKind::kCoverage && !rtl_library_key(c, RtlTopKind::kPlain, dut, &key, &err))
+    return bad(err);
   // a repro names the RTL it ran: another one now (the sources changed) reproduces nothing
   const char *want = getenv("OTPU_RTL_KEY");
   if (want && *want && key != want)
@@ -336,6 +354,7 @@ int cmd_run(int argc, char **argv) {
   if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
   cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
   if (!events.empty()) cmd.insert(cmd.begin() + 2, {"--events", events});
+  if (!code_cov.empty()) cmd.insert(cmd.begin() + 2, {"--code-coverage", code_cov});
   // divergence.html beside the other files, once they are final (--report-html)
   auto finish = [&](int code) {
     if (report_html && !no_check && divergence_line(report) != "") {
@@ -346,6 +365,7 @@ int cmd_run(int argc, char **argv) {
   };
   rc = run(cmd, cleanup);
   if (!no_check && made) rmdir(report.c_str());  // only if empty: nothing to report
+  if (!code_cov.empty()) cmd.erase(cmd.begin() + 2, cmd.begin() + 4);  // (nor the re-run)
   if (!events.empty()) {
     cmd.erase(cmd.begin() + 2, cmd.begin() + 4);  // the waveform re-run needs no events
     // no coverage of a run that did not happen (a simulator that crashed)

@@ -6,6 +6,9 @@
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 
 #include "rtl_driver.h"
 
@@ -57,6 +60,13 @@ class CcTop : public RtlTop {
     if (fst_) fst_->close();
 #endif
   }
+
+#if VM_COVERAGE
+  bool has_coverage() const override { return true; }
+  void write_coverage(const std::string &path) override {
+    ctx_->coveragep()->write(path.c_str());
+  }
+#endif
 
  private:
   void edge(int clk, bool wave) {

@@ -221,6 +221,7 @@ std::string verilator_flags(RtlTopKind kind) {
   std::string f = kind == RtlTopKind::kSystemC ? "--sc" : "--cc";
   f += " -Wno-fatal -Wno-lint -Wno-style --top-module " + std::string(kTop);
   if (kind == RtlTopKind::kTraced) f += " --trace-fst --trace-structs --trace-max-array 512";
+  if (kind == RtlTopKind::kCoverage) f += " --coverage";  // line (with branches) and toggle
   return f;
 }
 
@@ -464,6 +465,7 @@ const char *rtl_top_name(RtlTopKind kind) {
   switch (kind) {
     case RtlTopKind::kTraced: return " with tracing";
     case RtlTopKind::kSystemC: return " (SystemC top)";
+    case RtlTopKind::kCoverage: return " with code coverage";
     default: return "";
   }
 }
@@ -584,6 +586,14 @@ std::vector<otpu_config> default_configs() {
 }
 
 std::string rtl_source_root() { return source_root(); }
+
+bool rtl_library_key(const otpu_config &c, RtlTopKind kind, const RtlDut &dut, std::string *key,
+                     std::string *err) {
+  Step lib;
+  if (!library_step(c, kind, dut, &lib, err)) return false;
+  *key = lib.key;
+  return true;
+}
 
 int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
                   const std::string &cache, const RtlDut &dut, std::string *rtl_key) {

@@ -21,9 +21,11 @@ bool read_file(const std::string &path, std::string *out);
 bool mkdirs(const std::string &p);
 
 // the simulators of a Config: the C++ top (rtl_bridge/otpu_rtl_sim.cpp), the same with FST
-// tracing, and the SystemC top (rtl_bridge/otpu_rtl_sc.cpp)
-enum class RtlTopKind { kPlain, kTraced, kSystemC };
-// " with tracing", " (SystemC top)" or "", for messages
+// tracing, the SystemC top (rtl_bridge/otpu_rtl_sc.cpp), and the C++ top with Verilator's code
+// coverage (--coverage: line, branch and toggle points; its driver writes the .dat given by
+// --code-coverage). Each is its own cache entry: the flags are in the library's key.
+enum class RtlTopKind { kPlain, kTraced, kSystemC, kCoverage };
+// " with tracing", " (SystemC top)", " with code coverage" or "", for messages
 const char *rtl_top_name(RtlTopKind kind);
 
 // The RTL a tool builds and runs: the project's reference RTL (rtl/), or openTPU's own from a
@@ -64,6 +66,11 @@ std::vector<otpu_config> default_configs();
 int find_or_build(const otpu_config &c, RtlTopKind kind, std::string *exe,
                   const std::string &cache = "", const RtlDut &dut = RtlDut(),
                   std::string *rtl_key = nullptr);
+// The key of the RTL library find_or_build would use ("lib-<hash>"), computed from the sources
+// without building anything. A coverage run names the plain build's key in its repro: the RTL
+// under test is the same, only instrumented. false with one line in *err.
+bool rtl_library_key(const otpu_config &c, RtlTopKind kind, const RtlDut &dut, std::string *key,
+                     std::string *err);
 // Where the reference RTL and the adapter's sources are read from (OTPU_SOURCE_ROOT, else
 // the source tree this tool was built from).
 std::string rtl_source_root();

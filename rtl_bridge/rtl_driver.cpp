@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -325,6 +326,24 @@ double now_s() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+// the folder a file is written into
+std::string folder_of(const std::string &path) {
+  size_t k = path.rfind('/');
+  return k == std::string::npos ? "." : k == 0 ? "/" : path.substr(0, k);
+}
+
+// --code-coverage: the run's coverage points into path, whole or not at all (a reader of the
+// folder never sees half a file); false with one line on stderr
+bool write_code_coverage(RtlTop *top, const std::string &path) {
+  std::string tmp = path + ".tmp" + std::to_string(getpid());
+  top->write_coverage(tmp);  // (Verilator ends the process if it cannot open the file)
+  if (rename(tmp.c_str(), path.c_str()) == 0) return true;
+  fprintf(stderr, "otpu-rtl: --code-coverage %s: cannot write it: %s\n", printable(path).c_str(),
+          strerror(errno));
+  unlink(tmp.c_str());
+  return false;
+}
+
 // the bundle read by libotpusim, freed on every way out
 struct ReadBundle {
   otpu_bundle b{};
@@ -333,7 +352,7 @@ struct ReadBundle {
 
 // the command line (the usage above); false with the reason
 struct DriverArgs {
-  std::string bundle, dump_dir, fst, events;
+  std::string bundle, dump_dir, fst, events, code_cov;
   std::vector<std::string> plusargs;
   uint64_t max_cycles = 200000000ull;
   LockstepArgs la;
@@ -359,6 +378,7 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
     if (a == "--dump") ok = val(&o->dump_dir);
     else if (a == "--fst") ok = val(&o->fst);
     else if (a == "--events") ok = val(&o->events);
+    else if (a == "--code-coverage") ok = val(&o->code_cov) && !o->code_cov.empty();
     else if (a == "--lockstep") la.on = true;
     else if (a == "--keep-going") la.keep_going = true;
     else if (a == "--progress") la.progress = true;
@@ -489,6 +509,14 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   for (std::string &p : stage.plusargs) args.push_back(&p[0]);
   args.push_back(nullptr);
   const std::unique_ptr<RtlTop> top = make(int(args.size()) - 1, args.data());
+  if (!o.code_cov.empty() && !top->has_coverage())
+    return usage("--code-coverage: this build has no code coverage (otpu-rtl builds one with "
+                 "--code-coverage)");
+  if (!o.code_cov.empty() && access(folder_of(o.code_cov).c_str(), W_OK)) {
+    fprintf(stderr, "otpu-rtl: --code-coverage %s: its folder cannot be written\n",
+            printable(o.code_cov).c_str());
+    return 2;
+  }
   if (!fst.empty() && !top->open_wave(fst)) {
     fprintf(stderr, "otpu-rtl: this build has no waveform support (otpu-rtl builds one with "
                     "tracing when --fst is given)\n");
@@ -565,6 +593,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   top->set_inputs(false, false, false);
   top->finish();
   if (sim.events && sim.events != stdout) fclose(sim.events);
+  if (!o.code_cov.empty() && !write_code_coverage(top.get(), o.code_cov)) return 2;
 
   bool any_error = print_slices(sim, timeout, la.quiet);
   if (!o.dump_dir.empty()) {

@@ -2,7 +2,8 @@
 // Verilator C++ top (otpu_rtl_sim.cpp, main) and the SystemC top (otpu_rtl_sc.cpp, sc_main,
 // Verilator --sc). Both run the same program:
 //
-//   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [+plusargs]
+//   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE]
+//                [--code-coverage FILE] [+plusargs]
 //                [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress]
 //                 [--repro CMD] [--fst-from CYCLE] [--quiet]]
 //
@@ -15,6 +16,11 @@
 // happens; the first divergence stops the run (or is counted, --keep-going) and the report is
 // written into --report DIR; the exit status is then 0 pass, 1 divergence, 3 hang/timeout.
 // --quiet writes the report files and prints nothing on stdout.
+//
+// --code-coverage FILE (a build with Verilator's --coverage only, rtl_build.h) writes the run's
+// coverage points in Verilator's .dat format when the run ends (after the final blocks; also
+// after a divergence, a timeout or an error), whole or not at all (a temporary file renamed).
+// A build without coverage refuses it (exit 2) before the run.
 #ifndef OTPU_RTL_DRIVER_H
 #define OTPU_RTL_DRIVER_H
 
@@ -35,6 +41,10 @@ class RtlTop {
   virtual bool stopped() const = 0;          // every slice halted or stopped with an error
   virtual uint64_t config(int i) const = 0;  // the build's Config field i (config.h order)
   virtual void finish() = 0;                 // final blocks; closes the waveform
+  // whether this build counts code coverage (only the C++ top built with --coverage does)
+  virtual bool has_coverage() const { return false; }
+  // writes the coverage points of the run so far to path (Verilator's .dat format)
+  virtual void write_coverage(const std::string &path) { (void)path; }
 };
 
 // Builds the top; called once the bundle is read and before the first evaluation.

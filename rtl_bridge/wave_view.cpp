@@ -92,6 +92,9 @@ bool write_wave_view(const std::string &report, std::string *why) {
   fprintf(f, "[*] otpu-lockstep: the first divergence, %s at slice %lld cycle %lld (marker)\n",
           kind_s.c_str(), slice, cycle);
   fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n", fst_path.c_str(), path.c_str());
+  // a window wide enough for the names and for 64 time units at gtkwave's zoom -4, so that
+  // the view (which ends at the dump's end, just past the marker) shows the marker
+  fprintf(f, "[size] 1400 700\n[signals_width] 300\n");
   fprintf(f, "[timestart] %lld\n", marker > 64 ? marker - 64 : 0);
   fprintf(f, "*-4.000000 %lld", marker);  // the zoom and the primary marker, then 26 named ones
   for (int k = 0; k < 26; k++) fprintf(f, " -1");

@@ -4,7 +4,9 @@ each with a repro.sh that reproduces the same divergence; JUnit has the usual sh
 shards merged equal one unsharded run; history finds one new failure and one fix, and a flaky
 test; every failure kind (crash, timeout, build-failed, bad-input, and unexpected-outcome: a
 bundle whose expect= the RTL and the model both contradict) is its own and never stops the
-other tests; --shrink leaves a smaller failing bundle; bad usage is one line, exit 2.
+other tests; --shrink leaves a smaller failing bundle; the faults' failures are bucketed (each
+failure in one bucket, each bucket with a shrunk repro that fails the same way again, the
+merged shards' buckets those of one run); bad usage is one line, exit 2.
 
 usage: test_regress.py OTPU_REGRESS OTPU_LOCKSTEP VECTORS_ISA"""
 import json
@@ -103,6 +105,19 @@ def fault_subset(tmp):
             with open(again) as f:
                 check(same_divergence(first, json.load(f)), f"{name}: repro.sh diverged "
                       "differently")
+    # the failures' buckets (regress/README.md, "Buckets"): every failure in one, each with a
+    # shrunk repro (its plusargs kept) that fails with the bucket's signature when run again
+    groups = s["buckets"]
+    check(all(r[n]["bucket"]["key"] == b["key"] for b in groups for n in b["tests"]),
+          "buckets: each member's record names its bucket")
+    check(sorted(n for b in groups for n in b["tests"]) == sorted(failed) and
+          [b["count"] for b in groups] == sorted((b["count"] for b in groups), reverse=True),
+          f"buckets: {[(b['key'], b['tests']) for b in groups]}")
+    for b in groups:
+        rep = b["repro"] or {}
+        check(rep.get("confirmed") and os.path.isfile(os.path.join(out, rep["folder"], "bundle",
+                                                                   "case.txt")),
+              f"bucket {b['key']}: no repro that fails the same way: {b['shrink']}")
 
 
 def shards(tmp):
@@ -131,6 +146,9 @@ def shards(tmp):
           "shards: the merged repro folder")
     check(a["coverage"] and b["coverage"] and a["coverage"]["hit"] == b["coverage"]["hit"],
           f"shards: coverage {a['coverage']} unsharded, {b['coverage']} merged")
+    check([(x["key"], x["tests"]) for x in a["buckets"]] ==
+          [(x["key"], x["tests"]) for x in b["buckets"]],
+          f"shards: buckets {a['buckets']} unsharded, {b['buckets']} merged")
 
 
 def history(tmp):
@@ -229,7 +247,8 @@ def shrink(tmp):
     out = os.path.join(tmp, "shrink")
     b, plus = FAULTS["flip-dma"]
     s = suite_file(os.path.join(tmp, "shrink.suite"), [f"{os.path.join(ISA, b)} name=s {plus}"])
-    regress("run", s, "--shrink", "--out", out, "--db", "none", expect=1)
+    regress("run", s, "--shrink", "--no-shrink-buckets", "--out", out, "--db", "none",
+            expect=1)
     folder = os.path.join(out, results(out)[f"s/{b}"]["repro"])
 
     def lines(d):

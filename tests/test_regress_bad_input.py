@@ -29,6 +29,7 @@ import tempfile
 import time
 import xml.dom.minidom
 import xml.etree.ElementTree as ET
+from stub_kit import Tally, executable, run_tool, write
 
 REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[1:3])
 QUICKSTART = os.path.join(ROOT, "examples", "quickstart")
@@ -58,7 +59,8 @@ time.sleep(float(os.environ.get("STUB_SLEEP", "0")))
 sys.exit(int(os.environ.get("STUB_EXIT", "0")))
 '''
 
-failed, passed = [], 0
+TALLY = Tally()
+check = TALLY.check
 tmp = tempfile.mkdtemp(prefix="otpu-regress-bad-")
 TOOLS = os.path.join(tmp, HOSTILE_DIR)
 LOG = os.path.join(tmp, "stub.log")
@@ -68,16 +70,8 @@ def path(*parts):
     return os.path.join(tmp, *parts)
 
 
-def write(p, data):
-    os.makedirs(os.path.dirname(p), exist_ok=True)
-    with open(p, "wb" if isinstance(data, bytes) else "w") as f:
-        f.write(data)
-    return p
-
-
 def stub(name, text=STUB):
-    p = write(os.path.join(TOOLS, name), text)
-    os.chmod(p, 0o755)
+    p = executable(os.path.join(TOOLS, name), text)
     return p
 
 
@@ -95,23 +89,7 @@ def bundle(folder, name=None):
 
 def regress(*args, env=None):
     """(exit status, stdout, stderr) of otpu-regress in tmp, stdout and stderr as bytes"""
-    try:
-        p = subprocess.run([REGRESS, *args], capture_output=True, cwd=tmp, timeout=TIMEOUT,
-                           env={**os.environ, **ENV, **(env or {})}, stdin=subprocess.DEVNULL)
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        return "timeout", b"", f"no end within {TIMEOUT} s".encode()
-
-
-def check(name, ok, detail=""):
-    global passed
-    if ok:
-        passed += 1
-        print(f"ok   {name}", flush=True)
-    else:
-        failed.append(name)
-        print(f"FAIL {name}: {detail}", flush=True)
-    return ok
+    return run_tool([REGRESS, *args], tmp, {**os.environ, **ENV, **(env or {})}, TIMEOUT)
 
 
 def raw_control(data):
@@ -671,10 +649,7 @@ def main():
         slurm_lost_task()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {len(failed)} failed")
-    for n in failed:
-        print(f"  failed: {n!r}")
-    return 1 if failed else 0
+    return TALLY.summary()
 
 
 if __name__ == "__main__":

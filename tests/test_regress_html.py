@@ -145,6 +145,8 @@ def fixture_tests(out):
     ]
     for repro, files in created.values():
         make_repro(out, repro, files)
+    for f in ("bundle/case.txt", "report/divergence.html", "repro.sh"):  # bucket 1's folder
+        write(os.path.join(out, "buckets", "1", f), "fixture\n")
     return tests, created
 
 
@@ -164,6 +166,19 @@ def fixture_summary(tests, changes):
                           key=lambda s: -s["time"]),
         "coverage": {"percent": 61.25, "hit": 245, "bins": 400},
         "changes": changes,
+        "buckets": [  # (buckets.py) one per failure here; the first with its repro folder
+            {"n": 1, "key": "wrong-value/DMA/LD/TMEM/value", "words": EVIL, "count": 1,
+             "kind": "divergence", "tests": ["isa/random_003"], "first_seen": None,
+             "new": True, "shrink": "shrunk (20 -> 3 instructions; locally minimal)",
+             "command": "otpu-lockstep run /o/buckets/1/bundle",
+             "repro": {"folder": "buckets/1", "member": "isa/random_003", "shrunk": True,
+                       "minimal": True, "instructions": [20, 3], "note": "locally minimal",
+                       "confirmed": True, "key_again": "wrong-value/DMA/LD/TMEM/value",
+                       "env": {}, "time": 3.0}},
+            {"n": 2, "key": "timeout/wall-clock", "words": "timeout: no verdict", "count": 1,
+             "kind": "timeout", "tests": ["gen-hazard-seed7/hazard_0004"], "first_seen": None,
+             "new": None, "shrink": "not shrunk: a timeout failure is not shrunk",
+             "command": "otpu-lockstep ...", "repro": None}],
     }
 
 
@@ -183,12 +198,17 @@ def check_structure(page, failed):
     check(not page.nesting_errors and not page.stack, "the page's elements are well nested",
           page.nesting_errors[:5] or page.stack)
     check(len(page.ids) == len(set(page.ids)), "ids are unique")
-    first_table = page.first(lambda t, a: t == "table")
-    check(first_table is not None and page.order[first_table][1].get("id") == "failures",
-          "the failures table is the page's first table")
-    positions = [page.position_of_id(i) for i in ("failures", "changes", "history", "slowest")]
+    tables = [a.get("id") for t, a in page.order if t == "table"]
+    check(tables[:2] == ["buckets", "failures"],
+          "the failure buckets are the page's first table, the failures its second", tables)
+    positions = [page.position_of_id(i) for i in ("buckets", "failures", "changes", "history",
+                                                  "slowest")]
     check(None not in positions and positions == sorted(positions),
-          "failures, then changes, then history, then slowest tests", positions)
+          "buckets, then failures, changes, history, slowest tests", positions)
+    rows = [a.get("data-key") for t, a in page.order if t == "tr" and
+            "bucket" in a.get("class", "").split()]
+    check(rows == ["wrong-value/DMA/LD/TMEM/value", "timeout/wall-clock"],
+          "a row per bucket, in order", rows)
     check(sorted(page.rows) == sorted(failed), "exactly the failed tests have a failure row",
           sorted(page.rows))
     check(page.first(lambda t, a: t == "script") is None, "the page has no script")
@@ -211,6 +231,7 @@ def check_cells(page, tests):
     div = by_name["isa/random_003"]
     cells = "".join(page.cells.get(div["name"], []))
     check(EVIL in cells, "a message with markup comes out as its text")
+    check("".join(page.text).count(EVIL) >= 2, "a bucket's words with markup come out as text")
     insn = div["divergence"]["instruction"]
     check(f"pc {insn['pc']}" in cells and f"n {insn['n']}" in cells and insn["disasm"] in cells,
           "the divergence's instruction: pc, n, disasm", cells)

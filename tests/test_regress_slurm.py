@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """otpu-regress run --slurm on a real one-node cluster (scripts/slurm-local): the array job's
-merged totals, test names and statuses equal a local run of the same suite, and a task killed
-by Slurm leaves its tests as failures, never missing. The cluster's daemons are stopped at the
+merged totals, test names and statuses, and its RTL code coverage (--code-coverage: each shard's
+merged into the night's), equal a local run of the same suite, and a task killed by Slurm
+leaves its tests as failures, never missing. The cluster's daemons are stopped at the
 end whatever happens.
 
 usage: test_regress_slurm.py SOURCE_ROOT OTPU_REGRESS VECTORS_ISA"""
@@ -41,13 +42,20 @@ def main():
                                    "+otpu_flip_unit=0 +otpu_flip_n=2 +otpu_flip_bit=5",
                                    "gen:dma:seed=3:count=3"]) + "\n")
             here = os.path.join(tmp, "local")
-            regress("run", suite, "-j", "2", "--out", here, "--db", "none", env=env, expect=1)
+            regress("run", suite, "-j", "2", "--out", here, "--db", "none", "--code-coverage",
+                    env=env, expect=1)
             there = os.path.join(tmp, "slurm-run")
             regress("run", suite, "--slurm", "--tasks", "3", "-j", "1", "--out", there, "--db",
-                    "none", env=env, expect=1)
+                    "none", "--code-coverage", env=env, expect=1)
             a, b = load(here, "summary.json"), load(there, "summary.json")
             for k in ("tests", "passed", "failed", "by_kind", "instructions", "cycles"):
                 check(a[k] == b[k], f"{k}: {a[k]} locally, {b[k]} through Slurm")
+            ca, cb = a["code_coverage"] or {}, b["code_coverage"] or {}
+            for k in ("tests", "without", "total", "modules"):
+                check(ca.get(k) is not None and ca.get(k) == cb.get(k),
+                      f"code coverage {k}: {ca.get(k)} locally, {cb.get(k)} through Slurm")
+            check(os.path.isfile(os.path.join(there, "code-coverage", "index.html")),
+                  "no code-coverage report of the Slurm night")
             ra = {t["name"]: t["status"] for t in load(here, "results.json")["tests"]}
             rb = {t["name"]: t["status"] for t in load(there, "results.json")["tests"]}
             check(ra == rb, f"names and statuses differ:\n{ra}\n{rb}")

@@ -5,12 +5,15 @@ import datetime
 import fcntl
 import os
 import re
+import signal
 import socket
 import sys
 import time
 
+from otpu_regress import procs
+
 from . import mutants as ml
-from . import procs, programs, report, runner, trees
+from . import programs, report, runner, trees
 from .errors import UsageError, visible
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -315,7 +318,7 @@ def run(argv):
             raise UsageError(f"{what} '{visible(p)}' is a folder")
         _dir_arg(os.path.dirname(p), f"{what}'s folder")
     lock = _lock(work)  # held until the process ends
-    procs.install_handlers()
+    procs.on_signals((signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t_start = time.monotonic()
     prog = Progress(len(chosen))

@@ -5,7 +5,8 @@ import collections
 import os
 import shutil
 
-from . import procs
+from otpu_regress import procs
+
 from .errors import UsageError, visible
 
 FAMILIES = ("mix", "hazard", "dma", "mm", "fp", "stream", "error")

@@ -8,7 +8,8 @@ import shutil
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from . import procs
+from otpu_regress import procs
+
 from .errors import visible
 
 PASS_RE = re.compile(r"^lockstep: PASS \((\d+) cycles", re.M)
@@ -24,12 +25,10 @@ class Tools:
         self.cache, self.timeout, self.build_timeout = cache, timeout, build_timeout
 
     def env(self, tree):
-        """the environment of a tool run on a tree: its RTL, the cache; never another DUT"""
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("OTPU_DUT", "OTPU_RTL_KEY", "OTPU_RTL_PREBUILT")}
-        env["OTPU_SOURCE_ROOT"] = tree
-        env["OTPU_RTL_CACHE"] = self.cache
-        return env
+        """the environment of a tool run on a tree, as procs.run's keyword arguments (env
+        and unset): its RTL, the cache; never another DUT"""
+        return {"env": {"OTPU_SOURCE_ROOT": tree, "OTPU_RTL_CACHE": self.cache},
+                "unset": ("OTPU_DUT", "OTPU_RTL_KEY", "OTPU_RTL_PREBUILT")}
 
 
 def _last_line(out, prefix=None):
@@ -44,7 +43,7 @@ def _last_line(out, prefix=None):
 def build(tools, tree, bundle):
     """otpu-rtl build --bundle: (ok, seconds, message)"""
     rc, out, secs, timed_out = procs.run([tools.rtl, "build", "--bundle", bundle],
-                                         timeout=tools.build_timeout, env=tools.env(tree))
+                                         timeout=tools.build_timeout, **tools.env(tree))
     if rc == 0:
         return True, secs, ""
     errs = [ln for ln in out.splitlines() if "%Error" in ln or "error:" in ln]
@@ -60,7 +59,7 @@ def run_program(tools, tree, prog, report_dir, max_cycles=None):
     argv = [tools.lockstep, "run", prog.path, "--wave-window", "0", "--report", report_dir]
     if max_cycles:
         argv += ["--max-cycles", str(max_cycles)]
-    rc, out, secs, timed_out = procs.run(argv, timeout=tools.timeout, env=tools.env(tree))
+    rc, out, secs, timed_out = procs.run(argv, timeout=tools.timeout, **tools.env(tree))
     res = {"exit": rc, "kind": None, "message": "", "cycles": None, "time": round(secs, 3),
            "unit": None, "instruction": None}
     m = PASS_RE.search(out) or CYCLES_RE.search(out)

@@ -18,7 +18,8 @@ import shutil
 import subprocess
 import tempfile
 
-from . import procs
+from otpu_regress import procs
+
 from .errors import UsageError, visible
 
 DIRS = ("rtl", "rtl_bridge", "dpi", "checker", "sim")

@@ -12,7 +12,8 @@ import subprocess
 import sys
 import time
 
-from . import history, identity, places, procs, report, rounds, runner, suite
+from . import buckets, history, identity, places, procs, report, rounds, runner, suite
+from . import codecov
 from .errors import UsageError
 from .finish import finish
 from .merge import merge_dirs
@@ -60,6 +61,7 @@ def cmd_run(a, log):
         raise UsageError("--shard and --slurm do not go together (--slurm makes the shards)")
     rounds.check_usage(a)
     tools = tools_from_env()
+    cc_tools = codecov.tools() if a.code_coverage else None  # (verilator_coverage, genhtml)
     out = os.path.abspath(a.out)
     tests = suite.load(a.suites, os.path.join(out, "bundles"))
     ident = identity.of(tests, tools)
@@ -70,12 +72,16 @@ def cmd_run(a, log):
     if a.shard:
         tests = suite.shard(tests, *a.shard)
     places.clear(out)
+    a.code_cov = codecov.Night(out, cc_tools, log) if cc_tools else None
     run = {"started": now_iso(), "wall_time": 0.0, "host": socket.gethostname(),
            "jobs": a.jobs, "shard": f"{a.shard[0]}/{a.shard[1]}" if a.shard else None,
            "suites": a.suites, "command": sys.argv, "out": out, "identity": ident}
     t0 = time.monotonic()
     results, names = [], []
     jl = open(os.path.join(out, "results.jsonl"), "w")
+    # each bucket's first shrinkable failure shrunk while the other tests run (buckets.py)
+    shrinker = buckets.Shrinker(out, tools, a.jobs, a.shrink_time, a.timeout, log,
+                                enabled=a.shrink_buckets)
 
     def run_round(round_tests):
         names.extend(t.name for t in round_tests)
@@ -91,6 +97,9 @@ def cmd_run(a, log):
             if rec["status"] != "pass":
                 prog.say(report.failure_lines([rec])[0])
             prog.note(rec["status"] != "pass")
+            shrinker.offer(rec)
+            if a.code_cov:
+                a.code_cov.add(rec["name"])
         runner.run_all(round_tests, tools, out, a, on_result, gen_problems)
 
     a.log = log
@@ -99,9 +108,11 @@ def cmd_run(a, log):
     else:
         run_round(tests)
     jl.close()
+    shrinker.tests_done()
     run["wall_time"] = time.monotonic() - t0
     covs = [runner.coverage_path(out, t["name"]) for t in results] if a.coverage else []
-    return finish(out, run, results, db, tools["cov"], covs, log)
+    return finish(out, run, results, db, tools["cov"], covs, log, code_cov=a.code_cov,
+                  shrinker=shrinker)
 
 
 def cmd_history(a, log):
@@ -158,7 +169,11 @@ def parser():
                        description="Runs every test of the SUITEs (a bundle folder, a folder "
                        "of bundles, gen:FAMILY:seed=N:count=K[:KEY=VALUE...] or a .suite "
                        "file) through otpu-lockstep and writes junit.xml, summary.txt/json, "
-                       "index.html and a repro folder per failure into --out.", epilog=EPILOG,
+                       "index.html and a repro folder per failure into --out. Failures are "
+                       "grouped into buckets by signature (divergence.json's, or their kind's); "
+                       "one member of each bucket is shrunk by otpu-shrink while the other "
+                       "tests run (--shrink-time), into buckets/N with its one-line command.",
+                       epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("suites", nargs="+", metavar="SUITE")
     r.add_argument("-j", "--jobs", type=count("-j", 1, MAX_JOBS),
@@ -176,9 +191,24 @@ def parser():
     r.add_argument("--partition", help="with --slurm: the partition")
     r.add_argument("--sbatch-args", type=words, default=[], help="with --slurm: more sbatch "
                    "options")
-    r.add_argument("--shrink", action="store_true", help="shrink each divergence's bundle")
+    r.add_argument("--shrink", action="store_true", help="shrink each divergence's bundle "
+                   "(into its repro folder, before the next test of its worker)")
+    r.add_argument("--shrink-time", type=count("--shrink-time", 1, MAX_TIMEOUT),
+                   default=buckets.DEFAULT_SHRINK_TIME, metavar="S",
+                   help="seconds otpu-shrink may spend on each failure bucket's member, in the "
+                   f"background of the run (1..{MAX_TIMEOUT}, default "
+                   f"{buckets.DEFAULT_SHRINK_TIME})")
+    r.add_argument("--no-shrink-buckets", dest="shrink_buckets", action="store_false",
+                   help="do not shrink a member of each failure bucket (the buckets are still "
+                   "made: buckets/ then holds no repro)")
     r.add_argument("--no-coverage", dest="coverage", action="store_false",
                    help="do not collect functional coverage")
+    r.add_argument("--code-coverage", action="store_true",
+                   help="RTL code coverage: each test on the RTL's build with Verilator's "
+                   "--coverage (line, branch, toggle), merged over the run into "
+                   "code-coverage/ (merged.dat, the lcov tracefile coverage.info, genhtml's "
+                   "index.html); totals per module in the summary and on the page. Needs "
+                   "verilator_coverage and genhtml (Debian's lcov)")
     r.add_argument("--rounds", type=count("--rounds", 1, rounds.MAX_ROUNDS), default=1,
                    help="run in up to N rounds: after the first, each gen entry's next count "
                    "programs aim at the bins still empty (otpu-gen --cover); stops when a "
@@ -186,11 +216,13 @@ def parser():
     r.add_argument("--budget", type=count("--budget", 1, MAX_TIMEOUT),
                    help="with --rounds: start no round the wall-clock SECONDS left would not "
                    "hold (judged by the last round's time)")
-    h = sub.add_parser("history", help="new failures, fixes, still failing, flaky tests")
+    h = sub.add_parser("history", help="new failures, fixes, still failing, flaky tests; the "
+                       "latest run's failure buckets: new, back and gone")
     h.add_argument("--db", default="regress.db")
     h.add_argument("--runs", type=count("--runs", 1, 1 << 20), default=30,
                    help="runs looked at for flaky tests (default 30)")
-    m = sub.add_parser("merge", help="merge the shard output folders of one run into one")
+    m = sub.add_parser("merge", help="merge the shard output folders of one run into one "
+                       "(their functional and RTL code coverage too)")
     m.add_argument("dirs", nargs="+", metavar="DIR")
     m.add_argument("--out", required=True)
     m.add_argument("--db", help="history database (default regress.db beside --out; 'none')")

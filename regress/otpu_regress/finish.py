@@ -1,20 +1,29 @@
-"""The end of a run (or of merged shards): coverage merged, the history compared and
-appended, the result files and the page written, one summary on the log."""
+"""The end of a run (or of merged shards): coverage merged, the failures' buckets made (their
+shrunk repros placed), the history compared and appended, the result files and the page
+written, one summary on the log."""
 import os
 import shutil
 
-from . import coverage, history, html, report
+from . import buckets, coverage, history, html, report
 
 
-def finish(out, run, tests, db, cov_tool, cov_files, log):
+def finish(out, run, tests, db, cov_tool, cov_files, log, *, code_cov=None, shrinker=None):
     """coverage, history (db: an open history database, or None), the files and the page of a
-    run (or of merged shards); the run's exit status"""
+    run (or of merged shards); the run's exit status. code_cov: the RTL code coverage to write
+    (codecov.Night or codecov.Shards), or None. shrinker: the run's buckets.Shrinker (a merge
+    takes its shards' shrunk repros)"""
     tests = sorted(tests, key=lambda t: t["name"])
+    buckets.assign(tests)
     cov = coverage.of(cov_tool, cov_files, out, log)
     now = {t["name"]: (t["status"], t["kind"]) for t in tests}
     changes = history.changes(db, now, history.last_run(db)) if db else \
         {"new_failures": [], "fixed": [], "still_failing": []}
-    summary = report.summarize(run, tests, cov, changes)
+    groups = buckets.group(tests)
+    buckets.settle(out, run, groups, shrinker, log)
+    changes.update(buckets.changes(db, groups, run["started"]))
+    summary = report.summarize(run, tests, cov, changes, groups)
+    buckets.write(out, groups)
+    summary["code_coverage"] = code_cov.write(out, tests, log) if code_cov else None
     report.write_all(out, run, tests, summary)
     if db:
         history.record(db, run, tests, summary)

@@ -18,10 +18,16 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS results (
   run INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, status TEXT NOT NULL,
   kind TEXT, message TEXT, input_hash TEXT, PRIMARY KEY (run, name));
+CREATE TABLE IF NOT EXISTS buckets (
+  run INTEGER NOT NULL REFERENCES runs(id), key TEXT NOT NULL, words TEXT NOT NULL,
+  count INTEGER NOT NULL, PRIMARY KEY (run, key));
 """
+# (buckets: added after the first databases were written; opening one of those for a run adds
+# the table, and its earlier runs count as runs whose buckets are not known)
 COLUMNS = {"runs": ["id", "started", "out", "suites", "tests", "passed", "failed", "wall",
                     "coverage", "by_kind"],
-           "results": ["run", "name", "status", "kind", "message", "input_hash"]}
+           "results": ["run", "name", "status", "kind", "message", "input_hash"],
+           "buckets": ["run", "key", "words", "count"]}
 TABLES = set(COLUMNS) | {"sqlite_sequence"}  # (AUTOINCREMENT's)
 HEADER = b"SQLite format 3\0"
 NOTHING = 1 << 62  # SQLite reads the pages it needs: a database has no size bound
@@ -130,6 +136,9 @@ def record(db, run, tests, summary):
             "INSERT INTO results (run, name, status, kind, message, input_hash) VALUES "
             "(?, ?, ?, ?, ?, ?)", [(cur.lastrowid, t["name"], t["status"], t["kind"],
                                     t["message"], t["input_hash"]) for t in tests])
+        db.executemany("INSERT INTO buckets (run, key, words, count) VALUES (?, ?, ?, ?)",
+                       [(cur.lastrowid, b["key"], b["words"], b["count"])
+                        for b in summary.get("buckets") or []])
     return cur.lastrowid
 
 
@@ -183,4 +192,74 @@ def report(db, runs=30):
     fl = flaky(db, runs)
     out.append(f"flaky (pass and fail on the same input, last {runs} runs): {len(fl)}")
     out += [f"  {n}" for n in fl]
+    out += bucket_report(db, cur, prev)
     return "\n".join(out) + "\n"
+
+
+# --- buckets (buckets.py): a night's failures by signature, tracked across nights ------------
+
+def has_buckets(db):
+    """the database has the buckets table (one written before buckets has not, until a run)"""
+    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                           "name = 'buckets'").fetchone())
+
+
+def buckets_of(db, run):
+    """{key: (words, count)} of a recorded run; None when its buckets are not known (it
+    failed tests but was recorded before the buckets table)"""
+    rows = _rows(db, "SELECT key, words, count FROM buckets WHERE run = ?", (run,), str, str,
+                 int) if has_buckets(db) else []
+    failed = _rows(db, "SELECT failed FROM runs WHERE id = ?", (run,), (int, type(None)))
+    if not rows and failed and failed[0][0]:
+        return None
+    return {k: (w, c) for k, w, c in rows}
+
+
+def _first_seen(db, key, before=None):
+    """the start of the first run before run id `before` (or of any run) with this bucket"""
+    rows = _rows(db, "SELECT runs.started FROM buckets JOIN runs ON runs.id = buckets.run "
+                 "WHERE buckets.key = ?" + (" AND runs.id < ?" if before else "") +
+                 " ORDER BY runs.id LIMIT 1", (key, before) if before else (key,), str)
+    return rows[0][0] if rows else None
+
+
+def _unknown_runs(db, before=None):
+    """how many runs (before run id `before`) failed tests and have no bucket recorded"""
+    q = ("SELECT COUNT(*) FROM runs WHERE failed > 0" + (" AND id < ?" if before else "") +
+         (" AND id NOT IN (SELECT run FROM buckets)" if has_buckets(db) else ""))
+    return _rows(db, q, (before,) if before else (), int)[0][0]
+
+
+def annotate(db, groups, started):
+    """each BUCKET's first_seen (the first run that had it; this one, started, if none did)
+    and new (no recorded run had it; None when runs from before bucket history might have)"""
+    unknown = _unknown_runs(db)
+    for b in groups:
+        first = _first_seen(db, b["key"])
+        b["first_seen"] = first or started
+        b["new"] = False if first else (None if unknown else True)
+
+
+def bucket_report(db, cur, prev):
+    """the history command's lines of buckets: the latest run's, new, back and gone"""
+    now = buckets_of(db, cur)
+    if now is None:
+        return ["buckets: not recorded (the run predates bucket history)"]
+    before = buckets_of(db, prev) if prev else {}
+    out = [f"buckets: {len(now)}"]
+    new = [k for k in sorted(now) if _first_seen(db, k, cur) is None]
+    back = [k for k in sorted(now) if k not in new and before is not None and k not in before]
+    out.append(f"new buckets (first seen in this run): {len(new)}" +
+               (" (runs before bucket history may have had them)"
+                if new and _unknown_runs(db, cur) else ""))
+    out += [f"  {k} ({now[k][1]}): {now[k][0]}" for k in new]
+    if back:
+        out.append(f"back (not in the run before): {len(back)}")
+        out += [f"  {k} ({now[k][1]}, first seen {_first_seen(db, k, cur)})" for k in back]
+    if before is None:
+        out.append("gone buckets: not known (the run before predates bucket history)")
+    else:
+        gone = sorted(set(before) - set(now))
+        out.append(f"gone buckets (in the run before, not in this one): {len(gone)}")
+        out += [f"  {k} (had {before[k][1]}): {before[k][0]}" for k in gone]
+    return out

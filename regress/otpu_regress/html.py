@@ -1,7 +1,8 @@
 """index.html of an output folder (regress/README.md): one static page, no script, no network.
 
-In this order: the run's facts, the totals, the failures (first, one row each, with links to the
-repro folder's files that exist), new failures and fixes since the last run, the history charts,
+In this order: the failure buckets (buckets.py: by signature, most first, each with its shrunk
+repro), the run's facts, the totals, the failures (one row each, with links to the repro
+folder's files that exist), new failures and fixes since the last run, the history charts,
 the slowest tests, and otpu-mutate's mutation score when the folder holds its mutation.json
 (mutate/README.md; otpu-mutate updates that section of an existing page). Every text and
 attribute from the run is made visible (text.py: no control byte from input reaches the page)
@@ -11,7 +12,7 @@ import json
 import os
 from urllib.parse import quote
 
-from . import charts, files
+from . import buckets, charts, codecov, files
 from .outcome import MEANING
 from .text import visible
 
@@ -122,6 +123,7 @@ def _totals(summary):
         ("instructions checked", _e(_count(summary.get("instructions")))),
         ("cycles checked", _e(_count(summary.get("cycles")))),
         ("coverage", _e(_coverage(summary.get("coverage")))),
+        ("RTL code coverage", codecov.html_total(summary.get("code_coverage"))),
     ]
     return "<h2>Totals</h2>" + _facts(pairs)
 
@@ -346,9 +348,11 @@ def render_index(out_dir, summary, tests, history_runs):
                     key=lambda t: (t.get("kind") or "", t["name"]))
     return "".join([
         _head(summary),
+        buckets.html_section(out_dir, summary),  # the failures by signature, first
         _run_facts(summary.get("run") or {}),
         _totals(summary),
         _rounds(summary.get("run") or {}),
+        codecov.html_section(summary.get("code_coverage")),
         _holes(summary.get("coverage")),
         _failures(out_dir, failed),
         _changes(summary.get("changes") or {}, {t["name"] for t in failed}),

@@ -8,7 +8,7 @@ written as one run."""
 import datetime
 import os
 
-from . import files, places, results
+from . import codecov, files, places, results
 from .errors import UsageError
 from .finish import finish
 from .suite import safe_name
@@ -135,7 +135,8 @@ def merge_dirs(dirs, out, db, log, tools=None, missing=(), accounted=(), expect=
     if len(tests) != ident["tests"]:
         raise UsageError(f"the shards hold {len(tests)} tests, their suite {ident['tests']}: a "
                          "shard's results lost some")
+    code_cov = codecov.Shards([s.folder for s in shards])  # (checked here: before any write)
     places.clear(out)
     copy_repros(shards, out)
     return finish(out, merged_run(shards, ident, list(dirs), out), tests, db, tools["cov"],
-                  covs, log)
+                  covs, log, code_cov=code_cov if code_cov.inputs else None)

@@ -9,7 +9,8 @@ from .errors import UsageError
 
 # what a run writes into the output folder (regress/README.md), removed before it writes again
 OUTPUTS = ("results.json", "run.json", "results.jsonl", "summary.json", "summary.txt",
-           "junit.xml", "index.html", "index.html.tmp", "coverage.json", "repro", "work")
+           "junit.xml", "index.html", "index.html.tmp", "coverage.json", "repro", "work",
+           "buckets", "buckets.json", "buckets.json.tmp", "code-coverage", "code-coverage.tmp")
 
 
 def claim(out):

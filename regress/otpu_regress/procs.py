@@ -1,6 +1,7 @@
 """The child processes of a run: each in a process group of its own, so that a timeout stops
 the whole group (otpu-lockstep, its simulator, a build's compilers), and all of them stopped
-when otpu-regress itself is (SIGINT, SIGTERM, SIGHUP: a Slurm cancel, a closed terminal)."""
+when otpu-regress itself is (SIGINT, SIGTERM, SIGHUP: a Slurm cancel, a closed terminal).
+otpu-mutate runs its children with this module too."""
 import os
 import signal
 import subprocess
@@ -8,7 +9,7 @@ import threading
 import time
 
 _live = set()
-_lock = threading.Lock()
+_lock = threading.RLock()  # the signal handler takes it in the main thread too
 _stopping = threading.Event()
 
 
@@ -36,15 +37,17 @@ def _stop_group(p):
     return out or ""
 
 
-def run(cmd, timeout=None):
-    """(exit status or None, output, seconds, timed out) of cmd, stdout and stderr together"""
+def run(cmd, timeout=None, env=None, unset=()):
+    """(exit status or None, output, seconds, timed out) of cmd, stdout and stderr together;
+    env: variables set over this process's environment, unset: variables taken out of it"""
     if _stopping.is_set():
         raise Stopped(signal.SIGTERM)
     t0 = time.monotonic()
     # bytes that are not UTF-8 kept as surrogates: text.visible shows them, output.txt keeps them
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             encoding="utf-8", errors="surrogateescape", start_new_session=True)
+                             encoding="utf-8", errors="surrogateescape", start_new_session=True,
+                             env=_environment(env, unset))
     except OSError as e:  # the tool went (a rebuild in progress, say): this test's crash
         return 127, f"cannot run {cmd[0]}: {e.strerror}", time.monotonic() - t0, False
     with _lock:
@@ -59,6 +62,15 @@ def run(cmd, timeout=None):
             _live.discard(p)
 
 
+def _environment(env, unset):
+    if not env and not unset:
+        return None
+    e = {**os.environ, **(env or {})}
+    for k in unset:
+        e.pop(k, None)
+    return e
+
+
 def stop_all():
     """no new process, and every running one's group stopped"""
     _stopping.set()
@@ -71,9 +83,11 @@ def stop_all():
             pass
 
 
-def on_signals():
-    """SIGTERM and SIGHUP raise Stopped in the main thread (SIGINT: KeyboardInterrupt)"""
+def on_signals(signals=(signal.SIGTERM, signal.SIGHUP)):
+    """each of signals stops every child's group and raises Stopped in the main thread
+    (otpu-regress leaves SIGINT to KeyboardInterrupt; otpu-mutate passes it too)"""
     def stop(signum, _frame):
+        stop_all()
         raise Stopped(signum)
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in signals:
         signal.signal(sig, stop)

@@ -6,15 +6,17 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
+from . import buckets, codecov
 from .outcome import KINDS
 from .results import SCHEMA
 from .text import visible
 
 
-def summarize(run, tests, coverage, changes):
-    """SUMMARY of regress/README.md"""
+def summarize(run, tests, coverage, changes, groups=()):
+    """SUMMARY of regress/README.md (groups: the failures' buckets, buckets.group's, first)"""
     failed = [t for t in tests if t["status"] != "pass"]
-    return {"schema": "otpu-regress/summary/1", "run": run, "tests": len(tests),
+    return {"schema": "otpu-regress/summary/2", "buckets": list(groups), "run": run,
+            "tests": len(tests),
             "passed": len(tests) - len(failed), "failed": len(failed),
             "by_kind": {k: sum(1 for t in failed if t["kind"] == k) for k in KINDS},
             "instructions": sum(t["instructions"] or 0 for t in tests),
@@ -41,8 +43,12 @@ def write_junit(path, run, tests):
             tc = ET.SubElement(ts, "testcase", name=visible(t["bundle"]), classname=visible(name),
                                time=f"{t['time']:.3f}")
             if t["status"] != "pass":
-                f = ET.SubElement(tc, "failure", message=visible(t["message"]), type=t["kind"])
-                f.text = (f"{t['kind']}: {visible(t['message'])}\n" +
+                key = (t.get("bucket") or {}).get("key", "-")
+                f = ET.SubElement(tc, "failure", message=visible(f"[{key}] {t['message']}"),
+                                  type=t["kind"])
+                f.text = (f"bucket: {key} ({visible(t['bucket']['words'])})\n"
+                          if t.get("bucket") else "") + (
+                          f"{t['kind']}: {visible(t['message'])}\n" +
                           (f"repro folder: {t['repro']}\n" if t["repro"] else ""))
             ET.SubElement(tc, "system-out").text = visible(t["command"]) + "\n"
     ET.indent(root)
@@ -53,18 +59,24 @@ def summary_text(s):
     r = s["run"]
     lines = [f"otpu-regress: {s['tests']} tests, {s['passed']} passed, {s['failed']} failed "
              f"in {r['wall_time']:.1f} s (-j {r['jobs']}" +
-             (f", shard {r['shard']}" if r.get("shard") else "") + ")",
-             "failures by kind: " + ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()),
-             f"checked: {s['instructions']} instructions, {s['cycles']} cycles"]
+             (f", shard {r['shard']}" if r.get("shard") else "") + ")"]
+    lines += buckets.text_lines(s.get("buckets") or [])  # the buckets first (buckets.py)
+    lines += ["failures by kind: " + ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()),
+              f"checked: {s['instructions']} instructions, {s['cycles']} cycles"]
     if s["coverage"]:
         c = s["coverage"]
         lines.append(f"coverage: {c['percent']:.1f}% ({c['hit']} of {c['bins']} bins)")
+    lines += codecov.summary_lines(s.get("code_coverage"))  # (RTL code coverage, per module)
     lines += [round_line(x) for x in r.get("rounds") or []]
     ch = s["changes"]
     lines.append(f"since the last run: {len(ch['new_failures'])} new failures, "
                  f"{len(ch['fixed'])} fixed, {len(ch['still_failing'])} still failing")
     lines += [f"  new failure: {n}" for n in ch["new_failures"]]
     lines += [f"  fixed: {n}" for n in ch["fixed"]]
+    if "new_buckets" in ch:
+        lines.append(f"buckets since the last run: {len(ch['new_buckets'])} new, "
+                     f"{len(ch['gone_buckets'])} gone")
+        lines += [f"  gone: {k}" for k in ch["gone_buckets"]]
     lines.append("slowest:")
     lines += [f"  {x['time']:8.2f} s  {x['name']}" for x in s["slowest"]]
     return "\n".join(visible(line) for line in lines) + "\n"

@@ -8,11 +8,12 @@ import os
 import re
 
 from . import files, schema
+from .buckets import TEST_BUCKET
 from .outcome import DIVERGENCE, KINDS
 from .schema import Invalid, integer, list_of, nullable, number, one_of, record, string
 from .suite import safe_name
 
-SCHEMA = "otpu-regress/results/2"
+SCHEMA = "otpu-regress/results/3"
 RUN_SCHEMA = "otpu-regress/run/2"
 SHARD = re.compile(r"([1-9][0-9]{0,5})/([1-9][0-9]{0,5})")
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -69,15 +70,18 @@ _TEST = record({
     "instructions": nullable(integer()), "time": number(0, 1e9),
     "exit": nullable(integer(-255, 255)), "repro": nullable(_PATH), "command": _PATH,
     "input_hash": string(64, test=lambda s: not s or HEX64.fullmatch(s),
-                         want="a sha256 in hex, or empty")})
+                         want="a sha256 in hex, or empty"),
+    "bucket": nullable(TEST_BUCKET)})
 
 
 def check_test(t, where):
-    """a TEST, with what one field says of another: a failure has a kind, a pass none, and a
-    repro folder is the test's own (merge copies it)"""
+    """a TEST, with what one field says of another: a failure has a kind and a bucket, a pass
+    neither, and a repro folder is the test's own (merge copies it)"""
     _TEST(t, where)
     if (t["status"] == "pass") != (t["kind"] is None):
         raise Invalid(f"{where}: status {t['status']} with kind {t['kind']}")
+    if (t["status"] == "pass") != (t["bucket"] is None):
+        raise Invalid(f"{where}: status {t['status']} with bucket {t['bucket']}")
     if t["repro"] not in (None, "repro/" + safe_name(t["name"])):
         raise Invalid(f"{where}.repro: not this test's repro folder")
     return t

@@ -8,7 +8,7 @@ import os
 import shlex
 import shutil
 
-from . import files, outcome, procs
+from . import buckets, files, outcome, procs
 from .repro import make_repro
 from .suite import Test, safe_name
 from .text import one_line
@@ -59,8 +59,9 @@ def config_of(path):
     return tuple(kv.get(k) for k in CONFIG_KEYS)
 
 
-def build_configs(tests, tools, jobs, log):
-    """build each Config's simulator once; {config: None, or (kind, the build's last words)}"""
+def build_configs(tests, tools, jobs, log, code_cov=False):
+    """build each Config's simulator once (code_cov: its code-coverage build); {config: None,
+    or (kind, the build's last words)}"""
     first = {}
     for t in tests:
         c = config_of(t.path)
@@ -72,7 +73,8 @@ def build_configs(tests, tools, jobs, log):
     done = []
 
     def build(path):
-        status, out, secs, _ = procs.run([tools["rtl"], "build", "--bundle", path])
+        status, out, secs, _ = procs.run([tools["rtl"], "build", "--bundle", path] +
+                                         (["--code-coverage"] if code_cov else []))
         done.append(path)
         if secs > 1:
             log(f"otpu-regress: {len(done)}/{len(first)} Configs ready ({secs:.0f} s for "
@@ -86,10 +88,12 @@ def build_configs(tests, tools, jobs, log):
         return dict(zip(first, ex.map(build, first.values())))
 
 
-def lockstep_command(tools, test, report, coverage):
+def lockstep_command(tools, test, report, coverage, code_cov=None):
     cmd = [tools["lockstep"], "run", test.path, "--report", report, "--report-html"]
     if coverage:
         cmd += ["--coverage", coverage]
+    if code_cov:  # the .dat of the RTL's code coverage (codecov.py)
+        cmd += ["--code-coverage", code_cov]
     return cmd + list(test.plusargs)
 
 
@@ -98,7 +102,7 @@ def new_record(test: Test, tools):
     return {"name": test.name, "suite": test.suite, "bundle": test.bundle,
             "bundle_path": test.path, "plusargs": list(test.plusargs),
             "input_hash": input_hash(test), "repro": None, "divergence": None,
-            "cycles": None, "instructions": None, "exit": None, "time": 0.0,
+            "cycles": None, "instructions": None, "exit": None, "time": 0.0, "bucket": None,
             "command": " ".join(shlex.quote(w) for w in
                                 [os.path.basename(tools["lockstep"]), "run", test.path] +
                                 list(test.plusargs))}
@@ -117,7 +121,9 @@ def run_test(test: Test, tools, out_dir, opts, problem):
     folder = os.path.join(out_dir, "repro", safe_name(test.name))
     report = os.path.join(folder, "report")
     cov = coverage_path(out_dir, test.name)
-    cmd = lockstep_command(tools, test, report, cov if opts.coverage else None)
+    night = getattr(opts, "code_cov", None)
+    cmd = lockstep_command(tools, test, report, cov if opts.coverage else None,
+                           night.path(test.name) if night else None)
     rec = new_record(test, tools)
     output = ""
     bad_bundle = bundle_problem(test.path)
@@ -140,6 +146,7 @@ def run_test(test: Test, tools, out_dir, opts, problem):
             rec.update(kind="bad-input", message=one_line(e), repro=None)
     else:
         shutil.rmtree(folder, ignore_errors=True)
+    rec["bucket"] = buckets.of_test(rec, report)  # (its signature: buckets.py)
     return rec
 
 
@@ -156,7 +163,8 @@ def run_all(tests, tools, out_dir, opts, on_result, gen_problems):
     """run every test with opts.jobs workers; on_result(record) as each one ends.
     gen_problems: {entry name: why its bundles could not be generated}"""
     runnable = [t for t in tests if t.entry.name not in gen_problems]
-    built = build_configs(runnable, tools, opts.jobs, opts.log)
+    built = build_configs(runnable, tools, opts.jobs, opts.log,
+                          getattr(opts, "code_cov", None) is not None)
 
     def problem(t):
         if t.entry.name in gen_problems:

@@ -17,7 +17,9 @@ def shard_command(a, out):
     suites = [s if s.startswith("gen:") else os.path.abspath(s) for s in a.suites]
     base = [sys.executable, launcher, "run", *suites, "-j", str(a.jobs), "--timeout",
             str(a.timeout), "--db", "none"] + (["--shrink"] if a.shrink else []) + \
-        ([] if a.coverage else ["--no-coverage"])
+        ([] if a.coverage else ["--no-coverage"]) + ["--shrink-time", str(a.shrink_time)] + \
+        ([] if a.shrink_buckets else ["--no-shrink-buckets"]) + \
+        (["--code-coverage"] if a.code_coverage else [])
     return lambda i: base + ["--shard", f"{i}/{a.tasks}", "--out",
                              os.path.join(out, f"shard-{i}")]
 
