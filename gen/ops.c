@@ -81,7 +81,7 @@ int gen_flags_usable(const gen_ctx *c, unsigned op, unsigned f)
     if (op == OTPU_OP_MM && (f & OTPU_F_PAIR))
         return c->cfg.PAIR && c->cfg.MCOLS >= 2;
     if (op == OTPU_OP_QACT && (f & OTPU_F_DUP))
-        return c->cfg.MCOLS >= 2;
+        return c->cfg.MCOLS >= 2 && otpu_config_act_rows(&c->cfg) >= 2;
     return 1;
 }
 
@@ -242,7 +242,8 @@ static void qact(gen_ctx *c, otpu_qact_ops *q)
     uint32_t D = cfg->D;
     unsigned f = gen_flags(c, OTPU_OP_QACT);
     q->dup = !!(f & OTPU_F_DUP);
-    uint32_t rmax = q->dup ? cfg->MCOLS / 2 : min32(otpu_config_act_rows(cfg), 255);
+    uint32_t rmax = q->dup ? min32(cfg->MCOLS, otpu_config_act_rows(cfg)) / 2
+                           : min32(otpu_config_act_rows(cfg), 255);
     q->rows = rnd(c, 1, gen_rng_chance(g, 30) ? rmax : min32(rmax, 8));
     q->KB = rnd(c, 1, min32(c->act_blocks, 3));
     q->ab = rnd(c, 0, min32(c->act_blocks - q->KB, 255));

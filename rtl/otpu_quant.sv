@@ -4,17 +4,19 @@
 // element per cycle: the first finds amax (the largest |x| by its bits), then s = amax * (1/127)
 // and inv = 127 * recip(amax) (both 0 if amax is 0); the second reads the elements again and
 // writes q8(x * inv), then the scale. QACT's x is T[src + r*srs + c], times T[w5 + r] (RSCALE),
-// times T[w4 + c] (CSCALE); DUP writes every byte and scale to row r + rows as well, in the same
-// cycle. QST writes byte c of row r to dst + r*drs + c*es (HALF: c < KB*D/2 only), every byte
-// of every row first, then (a third pass over the groups, amax again) the scales: the ISA's
-// order, which decides the result where scales and bytes share DRAM.
+// times T[w4 + c] (CSCALE); DUP writes every byte and scale to row r + rows as well (if the ACT
+// RAM has that row), in the same cycle. QST writes byte c of row r to dst + r*drs + c*es
+// (HALF: c < KB*D/2 only), every byte of every row first, then (a third pass over the groups,
+// amax again) the scales: the ISA's order, which decides the result where scales and bytes
+// share DRAM.
 module otpu_quant
   import otpu_pkg::*;
   import otpu_fp::*;
 #(
   parameter int SID = 0,
   parameter int D = 32,
-  parameter int ACT_BLOCKS = 64
+  parameter int ACT_BLOCKS = 64,
+  parameter int AR = 8                // ACT RAM rows
 ) (
   input  logic             clk,
   input  logic             rst,
@@ -139,7 +141,7 @@ module otpu_quant
           end else begin
             wa <= '{v: 1'b1, space: SP_ACT, addr: r * 32'(ACT_BLOCKS * D) + ab * 32'(D) + e,
                     data: 32'(q), mask: 4'hF};
-            if (c.flags[F_DUP])
+            if (c.flags[F_DUP] && r + rows < 32'(AR))
               wa2 <= '{v: 1'b1, space: SP_ACT,
                        addr: (r + rows) * 32'(ACT_BLOCKS * D) + ab * 32'(D) + e,
                        data: 32'(q), mask: 4'hF};
@@ -164,7 +166,7 @@ module otpu_quant
           end else begin
             ws <= '{v: 1'b1, space: SP_ASCALE, addr: r * 32'(ACT_BLOCKS) + ab + blk, data: s_r,
                     mask: 4'hF};
-            if (c.flags[F_DUP])
+            if (c.flags[F_DUP] && r + rows < 32'(AR))
               ws2 <= '{v: 1'b1, space: SP_ASCALE, addr: (r + rows) * 32'(ACT_BLOCKS) + ab + blk,
                        data: s_r, mask: 4'hF};
             if (!row || kk + 1 == kb) next_group();

@@ -241,7 +241,10 @@ module otpu_seq
       OP_QACT: begin
         rows = longint'(c.w2[7:0]); kb = longint'(c.w2[31:16]);
         a0 = longint'(c.w1);
-        if ((c.flags[F_DUP] ? 2 * rows > longint'(MCOLS) : rows > longint'(AR)) ||
+        // DUP's copies (row r + rows) must fit the ACT RAM, but for one row in a one-row ACT
+        // RAM, whose copy is dropped (the reference's rule; the quantizer drops it)
+        if ((c.flags[F_DUP] ? 2 * rows > longint'(MCOLS) || (rows > 1 && 2 * rows > longint'(AR))
+                            : rows > longint'(AR)) ||
             longint'(c.w2[15:8]) + kb > longint'(ACT_BLOCKS)) k.err = 1'b1;
         e = end_2d(a0, rows, longint'(c.w3), kb * longint'(D));
         if (e > T) k.err = 1'b1;

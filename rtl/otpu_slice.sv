@@ -94,7 +94,7 @@ module otpu_slice
   );
 
   // ---- QUANT -------------------------------------------------------------------------------
-  otpu_quant #(.SID(SID), .D(D), .ACT_BLOCKS(ACT_BLOCKS)) u_quant (
+  otpu_quant #(.SID(SID), .D(D), .ACT_BLOCKS(ACT_BLOCKS), .AR(AR)) u_quant (
     .clk, .rst, .start(u_start[U_QUANT]), .cmd(u_cmd[U_QUANT]), .idle(u_idle[U_QUANT]),
     .done(u_done[U_QUANT]), .err(u_err[U_QUANT]),
     .t_raddr(t_raddr[6:4]), .t_rdata(t_rdata[6:4]),

@@ -40,11 +40,17 @@ int otpu_exec_qact(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     uint64_t src = a->src.value;
     uint32_t rows = a->rows, ab = a->ab, KB = a->KB, srs = a->srs;
     int dup = a->dup;
-    if ((dup ? 2 * rows > cfg->MCOLS : rows > otpu_config_act_rows(cfg)) ||
+    uint32_t act_rows = otpu_config_act_rows(cfg);
+    /* DUP's copy is row r + rows. The reference raises when the copies do not fit the ACT RAM,
+     * except for one row in a one-row ACT RAM: there its copy is dropped (numpy broadcasts the
+     * row into an empty slice). */
+    if ((dup ? 2 * rows > cfg->MCOLS || (rows > 1 && 2 * rows > act_rows) : rows > act_rows) ||
         ab + KB > cfg->ACT_BLOCKS)
         return otpu_fail(s, OTPU_ERR_BOUNDS,
-                         "QACT out of ACT RAM bounds (rows %u%s, blocks %u..%u of %u)", rows,
-                         dup ? " DUP" : "", ab, ab + KB, cfg->ACT_BLOCKS);
+                         "QACT out of ACT RAM bounds (rows %u%s; ACT RAM rows %u, MCOLS %u; "
+                         "blocks %u..%u of %u)",
+                         rows, dup ? " DUP" : "", act_rows, cfg->MCOLS, ab, ab + KB,
+                         cfg->ACT_BLOCKS);
     int64_t cs = a->has_cscale ? (int64_t)a->cscale : -1;
     int64_t rsc = a->has_rscale ? (int64_t)a->rscale : -1;
     size_t n = (size_t)KB * cfg->D;
@@ -59,7 +65,8 @@ int otpu_exec_qact(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     uint32_t *sc = x + 2 * n;
     for (uint32_t r = 0; r < rows; r++) {
         quant_row(s, src, srs, r, KB, a->row, cs, rsc, x, q, sc);
-        for (uint32_t r0 = 0; r0 <= (dup ? rows : 0); r0 += rows ? rows : 1) {
+        for (uint32_t r0 = 0; r0 <= (dup ? rows : 0) && r0 + r < act_rows;
+             r0 += rows ? rows : 1) {
             for (size_t c = 0; c < n; c++)
                 otpu_act_put(s, r0 + r, (uint64_t)ab * cfg->D + c, q[c]);
             for (uint32_t k = 0; k < KB; k++)

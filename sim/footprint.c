@@ -199,7 +199,8 @@ static void fp_qact(const fp_args *a)
         add(a->l, OTPU_SP_TMEM, 0, o->cscale, n);
     if (o->has_rscale)
         add(a->l, OTPU_SP_TMEM, 0, o->rscale, o->rows);
-    act_blocks(a->l, a->c, 1, o->dup ? 2 * (uint64_t)o->rows : o->rows, o->ab, o->KB);
+    uint64_t rows = o->dup ? 2 * (uint64_t)o->rows : o->rows, act_rows = otpu_config_act_rows(a->c);
+    act_blocks(a->l, a->c, 1, rows < act_rows ? rows : act_rows, o->ab, o->KB);
 }
 
 static void fp_qst(const fp_args *a)

@@ -152,6 +152,9 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
     Injection &f = inj ? *inj : none;
     for (uint64_t cycle = 1; cycle < o.max_cycles; cycle++) {
         call(otpu_check_cycle(c, cycle));
+        const otpu_divergence *first = otpu_check_first(c);
+        if (first && (o.stop_at_first || first->kind == OTPU_DIV_HANG))
+            break; // as the RTL drivers do: a hung run is over
         bool all_done = true;
         for (uint32_t s = 0; s < S; s++) {
             SliceDrive &d = sd[s];
@@ -254,6 +257,8 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
                 if (f.kind == Fault::Hang && f.slice == s && x.st->n == f.n && f.applied)
                     continue;
                 for (unsigned k = 0; k < o.writes_per_cycle && x.next_write < x.st->writes.size(); k++) {
+                    if (s == 0 && x.next_write == 0)
+                        res.first_writes.push_back(d.nwrite);
                     otpu_write w = x.st->writes[x.next_write++];
                     bool skip = false, twice = false, stray = false;
                     bool past = false;

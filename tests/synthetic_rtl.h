@@ -71,6 +71,7 @@ struct DriveOptions {
     unsigned writes_per_cycle = 3;
     bool regs = true;
     uint64_t max_cycles = 50000000;
+    bool stop_at_first = false; // end the run at the first divergence (a hang always ends it)
 };
 
 struct DriveResult {
@@ -78,6 +79,7 @@ struct DriveResult {
     int bad_calls = 0;
     std::string bad_call;
     bool out_of_order = false; // some completion happened out of program order
+    std::vector<uint64_t> first_writes; // slice 0: the number of each instruction's first write
 };
 
 DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, Injection *inj);

@@ -63,6 +63,7 @@ struct Lockstep {
             co.hang_cycles = 20000;
         c = otpu_checker_new(&k.b, &co, err, sizeof err);
         EXPECT_NE(c, nullptr) << err;
+        o.stop_at_first = !co.keep_going; // as otpu-lockstep does
         if (c)
             r = drive(k.rec, c, o, inj);
     }
@@ -363,7 +364,7 @@ TEST(Report, DramBytesAreShownAsBytes)
 // ---------------------------------------------------------------- explaining facts
 
 // The first divergence of the flipped nth write for which the failing instruction starts with
-// `prefix` (its disassembly), searching nth upward; false if none.
+// `prefix` (its disassembly), trying each instruction's first write in turn; false if none.
 struct Explained {
     otpu_divergence d{};
     std::string text;
@@ -376,7 +377,8 @@ bool explain_first(const std::string &bundle, const std::string &prefix, Explain
                    Fault fault = Fault::Flip)
 {
     Case k(vectors_dir() + "/isa/" + bundle);
-    for (uint64_t nth = 0; nth < 20000; nth++) {
+    std::vector<uint64_t> firsts = Lockstep(k, DriveOptions{}, nullptr).r.first_writes;
+    for (uint64_t nth : firsts) {
         Injection inj;
         inj.kind = fault;
         inj.nth = nth;

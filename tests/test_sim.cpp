@@ -411,6 +411,34 @@ TEST(Robustness, GatherOfNoColumnsCopiesNothing)
     EXPECT_EQ(t.run(), 0) << t.e()->msg;
 }
 
+// QACT DUP in an ACT RAM of fewer rows than MCOLS: the reference drops one row's copy when the
+// ACT RAM has a single row and raises for more rows (the model once wrote past its ACT RAM).
+TEST(Robustness, QactDupCopiesPastTheActRamRows)
+{
+    otpu_config c = otpu_config_default();
+    c.ACT_ROWS = 1;
+    uint32_t one = 0x3f800000u; // 1.0: q8 127 and a scale of 1/127
+    auto qact = [](uint32_t rows, uint32_t ab) {
+        return ins(OTPU_OP_QACT, {0, rows | ab << 8 | 1u << 16, 32}, 0, 0, 0, 0, OTPU_F_DUP);
+    };
+    {
+        Machine t(1, c);
+        t.word(0, 0, one);
+        t.load(0, {ld(0, 0, 32), qact(1, 2), halt()});
+        EXPECT_EQ(t.run(), 0) << t.e()->msg;
+        EXPECT_EQ(t.v().act[2 * c.D], 127) << "row 0, block 2: the row itself";
+        EXPECT_NE(t.v().ascale[2], 0u);
+    }
+    for (uint32_t rows : {2u, 4u}) { // 2 * rows within MCOLS, past ACT_ROWS
+        Machine t(1, c);
+        t.load(0, {qact(rows, 0), halt()});
+        EXPECT_EQ(t.run(), -1);
+        EXPECT_EQ(t.e()->kind, OTPU_ERR_BOUNDS) << t.e()->msg;
+        EXPECT_EQ(t.e()->pc, 0u);
+        EXPECT_NE(strstr(t.e()->msg, "ACT RAM rows 1"), nullptr) << t.e()->msg;
+    }
+}
+
 // ---------------------------------------------------------------- RLD
 
 TEST(Rld, RawF2iAndMul)
