@@ -154,7 +154,7 @@ DriveResult drive(const Recording &rec, otpu_checker *c, const DriveOptions &o, 
         call(otpu_check_cycle(c, cycle));
         const otpu_divergence *first = otpu_check_first(c);
         if (first && (o.stop_at_first || first->kind == OTPU_DIV_HANG))
-            break; // as the RTL drivers do: a hung run is over
+            break; // as the RTL drivers do: a hang ends the run, and so may any divergence
         bool all_done = true;
         for (uint32_t s = 0; s < S; s++) {
             SliceDrive &d = sd[s];
