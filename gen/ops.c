@@ -56,22 +56,10 @@ static unsigned turn(gen_ctx *c, unsigned key, unsigned n)
     return (unsigned)((c->index + c->turn[key]++) % n);
 }
 
-/* The flags (w0[31:24]) an opcode's operands read; HALT CHAIN is the builder's. */
+/* The flags (w0[31:24]) an opcode's operands read (isa.def); HALT CHAIN is the builder's. */
 static unsigned flag_mask(unsigned op)
 {
-    switch (op) {
-    case OTPU_OP_RLD: return OTPU_F_RAW | OTPU_F_MUL;
-    case OTPU_OP_WAITW: return 3; /* the compare */
-    case OTPU_OP_DSTEP: return OTPU_F_DZERO;
-    case OTPU_OP_STREAM: return OTPU_F_SZERO | OTPU_F_SRC_T | OTPU_F_DST_T | OTPU_F_NODST;
-    case OTPU_OP_MM:
-        return OTPU_F_UNIT | OTPU_F_ACC | OTPU_F_RMAX | OTPU_F_ASCALE | OTPU_F_PAIR |
-               3 << OTPU_WF_SHIFT;
-    case OTPU_OP_QACT: return OTPU_F_ROW | OTPU_F_CSCALE | OTPU_F_RSCALE | OTPU_F_DUP;
-    case OTPU_OP_QST: return OTPU_F_ROW | OTPU_F_HALF;
-    case OTPU_OP_VOP: return OTPU_F_DSCALAR | OTPU_F_DONE; /* OUTER's */
-    default: return 0;
-    }
+    return op == OTPU_OP_HALT ? 0 : otpu_flag_mask(op);
 }
 
 int gen_flags_usable(const gen_ctx *c, unsigned op, unsigned f)
@@ -136,10 +124,8 @@ static void vop(gen_ctx *c, otpu_vop_ops *v)
     v->cols = gen_rng_chance(g, 30) ? rnd(c, 65, c->max_cols) : rnd(c, 1, min32(c->max_cols, 64));
     v->bmode = turn(c, GEN_TURN_VOP + v->func % 32, 4);
     if (v->func == OTPU_V_OUTER) {
-        unsigned f = gen_flags(c, OTPU_OP_VOP);
+        otpu_set_flags_vop(v, gen_flags(c, OTPU_OP_VOP));
         v->bmode = OTPU_B_ROW;
-        v->dscalar = !!(f & OTPU_F_DSCALAR);
-        v->done = !!(f & OTPU_F_DONE);
     }
     int reduce = v->func == OTPU_V_RSUM || v->func == OTPU_V_RMAX || v->func == OTPU_V_RSSQ ||
                  v->func == OTPU_V_RDOT;
@@ -203,13 +189,7 @@ static void mm(gen_ctx *c, otpu_mm_ops *a)
     gen_rng *g = &c->rng;
     const otpu_config *cfg = &c->cfg;
     uint32_t D = cfg->D, rows = otpu_config_act_rows(cfg);
-    unsigned f = gen_flags(c, OTPU_OP_MM);
-    a->wf = f >> OTPU_WF_SHIFT & 3;
-    a->unit = !!(f & OTPU_F_UNIT);
-    a->acc = !!(f & OTPU_F_ACC);
-    a->rmax = !!(f & OTPU_F_RMAX);
-    a->ascale = !!(f & OTPU_F_ASCALE);
-    a->pair = !!(f & OTPU_F_PAIR);
+    otpu_set_flags_mm(a, gen_flags(c, OTPU_OP_MM));
     uint32_t mmax = min32(rows, 255);
     if (a->rmax || a->ascale)
         mmax = min32(mmax, cfg->MCOLS);
@@ -240,8 +220,7 @@ static void qact(gen_ctx *c, otpu_qact_ops *q)
     gen_rng *g = &c->rng;
     const otpu_config *cfg = &c->cfg;
     uint32_t D = cfg->D;
-    unsigned f = gen_flags(c, OTPU_OP_QACT);
-    q->dup = !!(f & OTPU_F_DUP);
+    otpu_set_flags_qact(q, gen_flags(c, OTPU_OP_QACT));
     uint32_t rmax = q->dup ? min32(cfg->MCOLS, otpu_config_act_rows(cfg)) / 2
                            : min32(otpu_config_act_rows(cfg), 255);
     q->rows = rnd(c, 1, gen_rng_chance(g, 30) ? rmax : min32(rmax, 8));
@@ -249,9 +228,6 @@ static void qact(gen_ctx *c, otpu_qact_ops *q)
     q->ab = rnd(c, 0, min32(c->act_blocks - q->KB, 255));
     q->srs = q->KB * D + rnd(c, 0, 2);
     q->src = tm(c, (uint64_t)(q->rows - 1) * q->srs + q->KB * D);
-    q->row = !!(f & OTPU_F_ROW);
-    q->has_cscale = !!(f & OTPU_F_CSCALE);
-    q->has_rscale = !!(f & OTPU_F_RSCALE);
     if (q->has_cscale)
         q->cscale = tm(c, q->KB * D).value;
     if (q->has_rscale)
@@ -262,9 +238,7 @@ static void qst(gen_ctx *c, otpu_qst_ops *q)
 {
     gen_rng *g = &c->rng;
     uint32_t D = c->cfg.D;
-    unsigned f = gen_flags(c, OTPU_OP_QST);
-    q->row = !!(f & OTPU_F_ROW);
-    q->half = !!(f & OTPU_F_HALF);
+    otpu_set_flags_qst(q, gen_flags(c, OTPU_OP_QST));
     q->rows = rnd(c, 1, c->max_rows);
     q->KB = rnd(c, 1, 2);
     q->srs = q->KB * D + rnd(c, 0, 2);
@@ -356,11 +330,7 @@ static int64_t stream(gen_ctx *c, int past_end)
     otpu_stream_ops *s = &o.stream;
     s->desc = ld.dma.tmem.value;
     s->ks = rnd(c, 0, 3);
-    unsigned f = gen_flags(c, OTPU_OP_STREAM);
-    s->zero = !!(f & OTPU_F_SZERO);
-    s->src_t = !!(f & OTPU_F_SRC_T);
-    s->dst_t = !!(f & OTPU_F_DST_T);
-    s->nodst = !!(f & OTPU_F_NODST);
+    otpu_set_flags_stream(s, gen_flags(c, OTPU_OP_STREAM));
     uint32_t srs = d.srs ? d.srs : d.cols, drs = d.drs ? d.drs : d.cols;
     uint64_t tl = (uint64_t)(d.rows - 1) * srs + d.cols, dl = (uint64_t)(d.rows - 1) * drs + d.cols;
     uint64_t bytes = 4ull * d.rows * d.cols;
@@ -459,9 +429,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
     case OTPU_OP_RLD:
         o.rld.rd = (uint8_t)(GEN_SCRATCH_REG + gen_rng_below(g, 2));
         o.rld.tmem = tm(c, 1);
-        unsigned f = gen_flags(c, OTPU_OP_RLD);
-        o.rld.raw = !!(f & OTPU_F_RAW);
-        o.rld.has_mul = !!(f & OTPU_F_MUL);
+        otpu_set_flags_rld(&o.rld, gen_flags(c, OTPU_OP_RLD));
         o.rld.mul.reg = (uint8_t)gen_rng_below(g, 16);
         o.rld.mul.imm = gen_rng_chance(g, 50) ? 0u - rnd(c, 1, 9) : rnd(c, 0, 9);
         break;
@@ -471,7 +439,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
         uint32_t v = 0, a = o.waitw.dram.value;
         if ((uint64_t)a + 4 <= c->dram_len)
             memcpy(&v, c->dram[c->s] + a, 4);
-        o.waitw.cmp = gen_flags(c, OTPU_OP_WAITW);
+        otpu_set_flags_waitw(&o.waitw, gen_flags(c, OTPU_OP_WAITW));
         o.waitw.mask = gen_rng_chance(g, 50) ? 0xFFFFFFFFu : gen_rng_u32(g);
         uint32_t x = v & o.waitw.mask; /* a compare that holds on the initial word */
         o.waitw.ref.imm = o.waitw.ref.value =
@@ -494,7 +462,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
         otpu_dstep_ops *d = &o.dstep;
         d->rows = rnd(c, 1, 4);
         d->cols = 64 * rnd(c, 1, 4);
-        d->zero = !!(gen_flags(c, OTPU_OP_DSTEP) & OTPU_F_DZERO);
+        otpu_set_flags_dstep(d, gen_flags(c, OTPU_OP_DSTEP));
         d->dram = dw(c, 4ull * d->rows * d->cols, cfg->D);
         d->qk = tm(c, 2ull * d->cols);
         d->v = tm(c, d->rows);

@@ -85,43 +85,10 @@ void cov_hit(otpu_coverage *c, size_t i)
         c->bins[i].count++;
 }
 
-/* ---- opcode x flags: the flags each operand format defines (isa.h's flag enum) */
+/* ---- opcode x flags: the flags each operand format defines (isa.def, as isa_table.c's
+ * otpu_format_flag_table) */
 
-typedef struct {
-    const char *name;
-    uint8_t mask, shift;
-    uint8_t nvals;               /* 0: a flag bit; else a field of nvals values */
-    const char *const *vals;
-} flag_def;
-
-static const char *const wf_vals[] = {"int8", "int4", "fp4", "3"};
-static const char *const cmp_vals[] = {"eq", "ne", "ge", "3"};
-
-static const struct {
-    uint8_t n;
-    flag_def f[6];
-} format_flags[] = {
-    [OTPU_FMT_HALT] = {1, {{"chain", OTPU_F_CHAIN, 0, 0, NULL}}},
-    [OTPU_FMT_RLD] = {2, {{"raw", OTPU_F_RAW, 0, 0, NULL}, {"mul", OTPU_F_MUL, 0, 0, NULL}}},
-    [OTPU_FMT_WAITW] = {1, {{"cmp", 3, 0, 4, cmp_vals}}},
-    [OTPU_FMT_DSTEP] = {1, {{"zero", OTPU_F_DZERO, 0, 0, NULL}}},
-    [OTPU_FMT_STREAM] = {4, {{"szero", OTPU_F_SZERO, 0, 0, NULL},
-                             {"src_t", OTPU_F_SRC_T, 0, 0, NULL},
-                             {"dst_t", OTPU_F_DST_T, 0, 0, NULL},
-                             {"nodst", OTPU_F_NODST, 0, 0, NULL}}},
-    [OTPU_FMT_MM] = {6, {{"unit", OTPU_F_UNIT, 0, 0, NULL}, {"acc", OTPU_F_ACC, 0, 0, NULL},
-                         {"rmax", OTPU_F_RMAX, 0, 0, NULL}, {"ascale", OTPU_F_ASCALE, 0, 0, NULL},
-                         {"pair", OTPU_F_PAIR, 0, 0, NULL},
-                         {"wf", 3 << OTPU_WF_SHIFT, OTPU_WF_SHIFT, 4, wf_vals}}},
-    [OTPU_FMT_QACT] = {4, {{"row", OTPU_F_ROW, 0, 0, NULL}, {"cscale", OTPU_F_CSCALE, 0, 0, NULL},
-                           {"rscale", OTPU_F_RSCALE, 0, 0, NULL}, {"dup", OTPU_F_DUP, 0, 0, NULL}}},
-    [OTPU_FMT_QST] = {2, {{"row", OTPU_F_ROW, 0, 0, NULL}, {"half", OTPU_F_HALF, 0, 0, NULL}}},
-    [OTPU_FMT_VOP] = {2, {{"dscalar", OTPU_F_DSCALAR, 0, 0, NULL},
-                          {"done", OTPU_F_DONE, 0, 0, NULL}}},
-};
-enum { NFORMATS = sizeof format_flags / sizeof format_flags[0] };
-
-static unsigned flag_radix(const flag_def *f)
+static unsigned flag_radix(const otpu_flag_desc *f)
 {
     return f->nvals ? f->nvals : 2;
 }
@@ -131,9 +98,9 @@ static void combo_name(unsigned fmt, unsigned combo, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    unsigned nf = fmt < NFORMATS ? format_flags[fmt].n : 0, x = combo;
+    unsigned nf = fmt < OTPU_FORMATS ? otpu_format_flag_table[fmt].n : 0, x = combo;
     for (unsigned k = 0; k < nf; k++) {
-        const flag_def *f = &format_flags[fmt].f[k];
+        const otpu_flag_desc *f = &otpu_format_flag_table[fmt].f[k];
         unsigned d = x % flag_radix(f);
         x /= flag_radix(f);
         if (!f->nvals && d)
@@ -143,7 +110,7 @@ static void combo_name(unsigned fmt, unsigned combo, char *buf, size_t n)
         len += (size_t)snprintf(buf, n, "-");
     x = combo;
     for (unsigned k = 0; k < nf && len < n; k++) {
-        const flag_def *f = &format_flags[fmt].f[k];
+        const otpu_flag_desc *f = &otpu_format_flag_table[fmt].f[k];
         unsigned d = x % flag_radix(f);
         x /= flag_radix(f);
         if (f->nvals)
@@ -153,18 +120,18 @@ static void combo_name(unsigned fmt, unsigned combo, char *buf, size_t n)
 
 static unsigned combo_count(unsigned fmt)
 {
-    unsigned n = 1, nf = fmt < NFORMATS ? format_flags[fmt].n : 0;
+    unsigned n = 1, nf = fmt < OTPU_FORMATS ? otpu_format_flag_table[fmt].n : 0;
     for (unsigned k = 0; k < nf; k++)
-        n *= flag_radix(&format_flags[fmt].f[k]);
+        n *= flag_radix(&otpu_format_flag_table[fmt].f[k]);
     return n;
 }
 
 /* The flags byte of combination `combo` of format fmt (combo_of's inverse). */
 static unsigned flags_of(unsigned fmt, unsigned combo)
 {
-    unsigned flags = 0, nf = fmt < NFORMATS ? format_flags[fmt].n : 0;
+    unsigned flags = 0, nf = fmt < OTPU_FORMATS ? otpu_format_flag_table[fmt].n : 0;
     for (unsigned k = 0; k < nf; k++) {
-        const flag_def *f = &format_flags[fmt].f[k];
+        const otpu_flag_desc *f = &otpu_format_flag_table[fmt].f[k];
         unsigned d = combo % flag_radix(f);
         combo /= flag_radix(f);
         flags |= f->nvals ? d << f->shift : d ? f->mask : 0;
@@ -174,9 +141,9 @@ static unsigned flags_of(unsigned fmt, unsigned combo)
 
 static unsigned combo_of(unsigned fmt, unsigned flags)
 {
-    unsigned combo = 0, mul = 1, nf = fmt < NFORMATS ? format_flags[fmt].n : 0;
+    unsigned combo = 0, mul = 1, nf = fmt < OTPU_FORMATS ? otpu_format_flag_table[fmt].n : 0;
     for (unsigned k = 0; k < nf; k++) {
-        const flag_def *f = &format_flags[fmt].f[k];
+        const otpu_flag_desc *f = &otpu_format_flag_table[fmt].f[k];
         unsigned d = f->nvals ? (flags & f->mask) >> f->shift : !!(flags & f->mask);
         combo += d * mul;
         mul *= flag_radix(f);

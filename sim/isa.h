@@ -1,18 +1,21 @@
-/* isa.h - openTPU ISA v1 at the bit level (openTPU docs/isa.md "Encoding"): the one description of
- * the instruction set.
+/* isa.h - openTPU ISA v1 at the bit level (openTPU docs/isa.md "Encoding").
  *
- * OTPU_OPCODES has one row per instruction: its name, opcode, unit and operand format. It
- * drives the opcode enum, the names, the units, the operand decoder and the disassembler
- * (isa.c), the execution dispatch (slice.c: otpu_exec_<name>) and the footprints
- * (footprint.c: one function per name); a missing function is a compile error. The operand
- * fields are decoded once, by format, into otpu_ops (otpu_operands); everything that needs a
- * field (execution, footprints, disassembly, the checker, the tools) reads it there.
+ * The instructions and their operand formats are described once, in sim/isa.def: every
+ * opcode (name, code, unit, format), every format's fields (where in w0..w7 they sit, their
+ * widths), its flags and the combinations the ISA refuses, its disassembly, and what each older
+ * revision lacks. sim/gen_isa.py writes from it isa_table.h (OTPU_OPCODES, the opcode, format
+ * and flag enums, the operand structs of otpu_ops), isa_table.c (the operand decoder and
+ * encoder, otpu_flags_allowed, the disassembler, the flag tables the coverage model and the
+ * generator read) and python/otpu/_isa.py; the meson test isa-generated fails when they are
+ * stale. OTPU_OPCODES drives the names and units (isa.c), the execution dispatch (slice.c:
+ * otpu_exec_<name>) and the footprints (footprint.c: one function per name); a missing
+ * function is a compile error. Everything that needs a field (execution, footprints, the
+ * checker, the tools) reads it in otpu_ops (otpu_operands).
  *
- * Adding an instruction touches: its row here (and, for a new format, its struct in otpu_ops,
- * its case in otpu_operands, otpu_encode_operands and the disassembler, isa.c); its execute
- * function otpu_exec_<name> (an exec_*.c of its unit, declared in slice.h); its footprint function
- * (footprint.c); its tests. The reference RTL (rtl/) has its own decoder: it is the second
- * implementation, written independently.
+ * Adding a flag or an instruction: docs/isa-table.md (a line of isa.def, then its semantics:
+ * the execute function otpu_exec_<name> in an exec_*.c of its unit, declared in slice.h; its
+ * footprint function in footprint.c; its tests). The reference RTL (rtl/) has its own decoder:
+ * it is the second implementation, written independently, not from the table.
  */
 #ifndef OTPU_ISA_H
 #define OTPU_ISA_H
@@ -26,54 +29,15 @@
 extern "C" {
 #endif
 
-/* Operand formats: how w0..w7 hold an instruction's operands (otpu_ops below). */
-typedef enum {
-    OTPU_FMT_NONE, OTPU_FMT_HALT, OTPU_FMT_LI, OTPU_FMT_ADDI, OTPU_FMT_LOOP, OTPU_FMT_RLD,
-    OTPU_FMT_WAITW, OTPU_FMT_DMA, OTPU_FMT_DSTEP, OTPU_FMT_STREAM, OTPU_FMT_MM, OTPU_FMT_QACT,
-    OTPU_FMT_QST, OTPU_FMT_VOP, OTPU_FMT_GATHER
-} otpu_format;
+/* An operand the ISA forms as R[reg] + imm, wrapping at 32 bits: value is that sum with the
+ * registers the instruction was decoded with (imm alone when decoded without registers). */
+typedef struct {
+    uint32_t value, imm;
+    uint8_t reg;
+} otpu_ri;
 
-/*  X(NAME, name, opcode, unit, format): name is NAME in lower case, for otpu_exec_<name> */
-#define OTPU_OPCODES(X)                                           \
-    X(NOP, nop, 0x00, OTPU_UNIT_SEQ, OTPU_FMT_NONE)           \
-    X(HALT, halt, 0x01, OTPU_UNIT_SEQ, OTPU_FMT_HALT)         \
-    X(LI, li, 0x02, OTPU_UNIT_SEQ, OTPU_FMT_LI)               \
-    X(ADDI, addi, 0x03, OTPU_UNIT_SEQ, OTPU_FMT_ADDI)         \
-    X(LOOP, loop, 0x04, OTPU_UNIT_SEQ, OTPU_FMT_LOOP)         \
-    X(BAR, bar, 0x05, OTPU_UNIT_COLL, OTPU_FMT_NONE)          \
-    X(RLD, rld, 0x06, OTPU_UNIT_SEQ, OTPU_FMT_RLD)            \
-    X(WAITW, waitw, 0x07, OTPU_UNIT_DMA, OTPU_FMT_WAITW)      \
-    X(LD, ld, 0x10, OTPU_UNIT_DMA, OTPU_FMT_DMA)              \
-    X(ST, st, 0x11, OTPU_UNIT_DMA, OTPU_FMT_DMA)              \
-    X(DSTEP, dstep, 0x12, OTPU_UNIT_DMA, OTPU_FMT_DSTEP)      \
-    X(STREAM, stream, 0x13, OTPU_UNIT_DMA, OTPU_FMT_STREAM)   \
-    X(MM, mm, 0x20, OTPU_UNIT_MXU, OTPU_FMT_MM)               \
-    X(QACT, qact, 0x21, OTPU_UNIT_QUANT, OTPU_FMT_QACT)       \
-    X(QST, qst, 0x22, OTPU_UNIT_QUANT, OTPU_FMT_QST)          \
-    X(VOP, vop, 0x30, OTPU_UNIT_VPU, OTPU_FMT_VOP)            \
-    X(GATHER, gather, 0x40, OTPU_UNIT_COLL, OTPU_FMT_GATHER)
-
-enum {
-#define X(NAME, name, code, unit, format) OTPU_OP_##NAME = code,
-    OTPU_OPCODES(X)
-#undef X
-};
-
-/* flags (w0[31:24]) */
-enum {
-    OTPU_F_CHAIN = 0x1,                                            /* HALT */
-    OTPU_F_RAW = 0x1, OTPU_F_MUL = 0x2,                            /* RLD */
-    OTPU_F_UNIT = 0x1, OTPU_F_ACC = 0x2, OTPU_F_RMAX = 0x4,        /* MM */
-    OTPU_F_ASCALE = 0x8, OTPU_F_PAIR = 0x40,
-    OTPU_WF_SHIFT = 4,
-    OTPU_F_ROW = 0x1, OTPU_F_CSCALE = 0x2, OTPU_F_RSCALE = 0x4,    /* QACT (QST: ROW) */
-    OTPU_F_DUP = 0x8,
-    OTPU_F_HALF = 0x2,                                             /* QST */
-    OTPU_F_DSCALAR = 0x1, OTPU_F_DONE = 0x2,                       /* VOP OUTER */
-    OTPU_F_DZERO = 0x1,                                            /* DSTEP */
-    OTPU_F_SZERO = 0x1, OTPU_F_SRC_T = 0x2, OTPU_F_DST_T = 0x4,    /* STREAM */
-    OTPU_F_NODST = 0x8,
-};
+/* the opcodes, formats, flags and operand structs (otpu_ops) of sim/isa.def */
+#include "isa_table.h"
 
 enum { OTPU_WF_INT8 = 0, OTPU_WF_INT4 = 1, OTPU_WF_FP4 = 2 };
 enum { OTPU_NSUB = 4 }; /* 4-bit MM: sub-blocks per K-block, each with its multiplier */
@@ -116,75 +80,6 @@ const char *otpu_vfunc_name(unsigned func); /* NULL for an unknown function */
  * EXP2SUB. */
 int otpu_vfunc_is_binary(unsigned func);
 
-/* An operand the ISA forms as R[reg] + imm, wrapping at 32 bits: value is that sum with the
- * registers the instruction was decoded with (imm alone when decoded without registers). */
-typedef struct {
-    uint32_t value, imm;
-    uint8_t reg;
-} otpu_ri;
-
-/* The operands of each format (openTPU docs/isa.md, instruction by instruction). */
-typedef struct { int chain; otpu_ri addr, count; } otpu_halt_ops;     /* CHAIN: R[ra], R[rb] */
-typedef struct { uint8_t rd; uint32_t imm; } otpu_li_ops;
-typedef struct { uint8_t rd; otpu_ri sum; } otpu_addi_ops;
-typedef struct { uint32_t body; otpu_ri count; } otpu_loop_ops;
-typedef struct { uint8_t rd; otpu_ri tmem, mul; int raw, has_mul; } otpu_rld_ops;
-typedef struct { otpu_ri dram, tmem, ref; uint32_t mask, interval, timeout, cmp; } otpu_waitw_ops;
-typedef struct { otpu_ri dram, tmem; uint32_t n; } otpu_dma_ops;       /* LD, ST */
-typedef struct {
-    otpu_ri dram, qk, v;
-    uint32_t rows, cols, g, o, gs;
-    int zero;
-} otpu_dstep_ops;
-typedef struct {
-    uint32_t desc, ks, out;            /* the descriptor's TMEM address, K stride, O */
-    otpu_ri src, dst, vec, x, k;
-    int zero, src_t, dst_t, nodst;
-} otpu_stream_ops;
-typedef struct {
-    otpu_ri sa, ssa, out;              /* ssa: the alpha vector with ASCALE */
-    uint32_t N, KB, rs, ors, M, ab, srs, wf;
-    int unit, acc, rmax, ascale, pair;
-} otpu_mm_ops;
-typedef struct {
-    otpu_ri src;
-    uint32_t rows, ab, KB, srs, cscale, rscale;
-    int row, has_cscale, has_rscale, dup;
-} otpu_qact_ops;
-typedef struct {
-    otpu_ri src, dst, sdst;
-    uint32_t rows, KB, srs, drs, es;
-    int row, half;
-} otpu_qst_ops;
-typedef struct {
-    otpu_ri dst, a, b, imm;            /* OUTER: a is the decay vector, imm the cv vector */
-    uint32_t rows, cols, drs, ars, brs, func, bmode;
-    int dscalar, done;                 /* OUTER's flags */
-} otpu_vop_ops;
-typedef struct { otpu_ri src, dst; uint32_t rows, cols, srs, drs, seg; } otpu_gather_ops;
-
-/* The operands of one instruction: the member of its format. */
-typedef struct {
-    otpu_format format;
-    uint8_t nri, ri_at[6];             /* where its R[reg] + imm operands are (resolve) */
-    union {
-        otpu_halt_ops halt;
-        otpu_li_ops li;
-        otpu_addi_ops addi;
-        otpu_loop_ops loop;
-        otpu_rld_ops rld;
-        otpu_waitw_ops waitw;
-        otpu_dma_ops dma;
-        otpu_dstep_ops dstep;
-        otpu_stream_ops stream;
-        otpu_mm_ops mm;
-        otpu_qact_ops qact;
-        otpu_qst_ops qst;
-        otpu_vop_ops vop;
-        otpu_gather_ops gather;
-    };
-} otpu_ops;
-
 /* Decode an instruction's operands by its format, with the registers R (NULL: none, every
  * value is its immediate). */
 otpu_ops otpu_operands(const otpu_instr *ins, const uint32_t R[16]);
@@ -198,6 +93,7 @@ void otpu_encode_operands(unsigned op, const otpu_ops *o, otpu_instr *out);
  * combination is illegal (MM: weight format 3, PAIR with int8 weights, ASCALE without UNIT and
  * ACC; QST: HALF without ROW; WAITW: compare 3), 1 it is accepted. The execute functions
  * raise these as ILLEGAL in their own order among their other checks (the reference's);
+ * isa.def's forbid lines are the rules;
  * tests/test_sim.cpp holds the two to agreement. */
 int otpu_flags_allowed(unsigned op, unsigned flags);
 /* Recompute the R[reg] + imm operands of decoded operands with other registers (a decoded

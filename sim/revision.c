@@ -15,15 +15,10 @@ static const otpu_rev_desc revisions[OTPU_REV_COUNT] = {
     [OTPU_REV_ACF0C1C6] = {
         .name = "acf0c1c6",
         .source = "openTPU's first public snapshot, commit acf0c1c6 (isa.py, isasim.py, fp32.py)",
-        .lacks_op = {[OTPU_OP_RLD] = 1, [OTPU_OP_WAITW] = 1, [OTPU_OP_DSTEP] = 1,
-                     [OTPU_OP_STREAM] = 1},
+        .lacks_op = OTPU_REV_ACF0C1C6_LACKS_OP,          /* isa.def's revision block */
         .lacks_vfunc = {[OTPU_V_OUTER] = 1, [OTPU_V_LOG2] = 1, [OTPU_V_RDOT] = 1,
                         [OTPU_V_ARGMAX] = 1},
-        .lacks_flag = {{OTPU_OP_HALT, OTPU_F_CHAIN, "CHAIN"},
-                       {OTPU_OP_MM, 3 << OTPU_WF_SHIFT, "4-bit weights"},
-                       {OTPU_OP_MM, OTPU_F_PAIR, "PAIR"},
-                       {OTPU_OP_QACT, OTPU_F_DUP, "DUP"},
-                       {OTPU_OP_QST, OTPU_F_HALF, "HALF"}},
+        .lacks_flag = OTPU_REV_ACF0C1C6_LACKS_FLAG,
         .lacks_config = {"PAIR", "DSTEP", "STREAM", "ACT_ROWS"},
         .fp = {otpu_f32_exp2_taylor, otpu_f32_recip_newton3, otpu_f32_rsqrt_newton3, NULL},
         .fp_nan_undefined = 1,

@@ -1,10 +1,12 @@
 /* revision.h - ISA revisions: the one description of what each revision of the ISA changes.
  *
- * The current revision is the ISA of isa.h (OTPU_OPCODES, OTPU_VFUNCS, the flags) with the
- * fp32 functions of fp32.h; a bundle without REV= runs it. An older revision is described by
- * its differences from that ISA, in one otpu_rev_desc (revision.c):
+ * The current revision is the ISA of isa.h (OTPU_OPCODES, OTPU_VFUNCS, the flags: isa.def)
+ * with the fp32 functions of fp32.h; a bundle without REV= runs it. An older revision is
+ * described by its differences from that ISA, in one otpu_rev_desc (revision.c):
  *   - the opcodes, VOP functions and flag bits (per opcode, with a name for messages) it
- *     lacks; everything else decodes, disassembles and executes as in the current ISA;
+ *     lacks (the opcodes and flags in its revision block of isa.def, written as
+ *     OTPU_REV_<NAME>_LACKS_OP and _LACKS_FLAG by gen_isa.py); everything else decodes,
+ *     disassembles and executes as in the current ISA;
  *   - the Config fields it lacks (they must be 0 in its bundles);
  *   - its fp32 composite functions (fp32.h's otpu_f32_fns: exp2, recip, rsqrt, log2), used by
  *     VOP, STREAM and the quantizer, and two facts of its fp32 unit that otpu-fpvec needs.
@@ -14,7 +16,8 @@
  *
  * Adding a revision NAME:
  *   1. an enumerator OTPU_REV_NAME below (before OTPU_REV_COUNT);
- *   2. its otpu_rev_desc in revision.c: its name, its source, what it lacks, its fp32
+ *   2. a revision block in isa.def (the opcodes and flags it lacks; sim/gen_isa.py);
+ *      its otpu_rev_desc in revision.c: its name, its source, what else it lacks, its fp32
  *      functions (new ones beside the others in fp32.c, declared in fp32.h);
  *   3. its golden vectors (../shared/vectors/rev-NAME): an INSTANTIATE_TEST_SUITE_P line in
  *      tests/test_conformance.cpp (its isa/ bundles), a fpvec_rev_NAME test in

@@ -7,17 +7,15 @@ import struct
 
 from ._check import word
 
-NOP, HALT, LI, ADDI, LOOP, BAR, RLD, WAITW = 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07
-LD, ST, DSTEP, STREAM = 0x10, 0x11, 0x12, 0x13
-MM, QACT, QST, VOP, GATHER = 0x20, 0x21, 0x22, 0x30, 0x40
+# the opcodes (NOP .. GATHER), the flag bits (F_UNIT, F_ROW, ..) and the formats, from
+# sim/isa.def
+from ._isa import *  # noqa: F401,F403
+from ._isa import FORMATS, OPCODES
 
 V_ADD, V_SUB, V_RSUB, V_MUL, V_MAX, V_MIN = 0, 1, 2, 3, 4, 5
 V_COPY, V_EXP2, V_RECIP, V_RSQRT, V_ABS, V_FILL, V_EXP2SUB, V_LOG2 = 8, 9, 10, 11, 12, 13, 14, 15
 V_RSUM, V_RMAX, V_RSSQ, V_RDOT = 16, 17, 18, 19
 B_FULL, B_ROW, B_COL, B_SCALAR = 0, 1, 2, 3
-F_UNIT, F_ACC, F_RMAX, F_ASCALE = 0x1, 0x2, 0x4, 0x8          # MM
-F_ROW, F_CSCALE, F_RSCALE = 0x1, 0x2, 0x4                      # QACT (QST: F_ROW)
-F_CHAIN = 0x1                                                  # HALT
 
 
 def f32_bits(x):
@@ -42,6 +40,48 @@ class Instr:
     def __repr__(self):
         from .machine import disasm
         return "<%s>" % disasm(self.encode())
+
+
+def instr(name, **operands):
+    """An instruction of opcode `name` ("MM") from its operands, as sim/isa.def names them: a
+    register field (rd=3), an R[reg] + imm field (sa=0x100, with its register as sa_reg=2),
+    a field of the immediates (rows=4), a flag (acc=True) or a field of the flags (wf=1 or
+    wf="int4"). Operands not given are 0; an unknown one is a ValueError."""
+    if name not in OPCODES:
+        raise ValueError(f"unknown opcode {name!r}")
+    code, _, fmt = OPCODES[name]
+    regs, w, flags = {"ra": 0, "rb": 0, "rc": 0, "rd": 0}, [0] * 8, 0
+    left = dict(operands)
+    for f in FORMATS[fmt]:
+        fname, kind = f[0], f[1]
+        v = left.pop(fname, 0)
+        if kind == "reg":
+            regs[f[2]] = v
+        elif kind == "ri":
+            r = left.pop(fname + "_reg", 0)
+            if not f[4]:
+                regs[f[2]] = r
+            if f[3] is not None:
+                w[f[3]] = word(v, fname)
+        elif kind == "bits":
+            _, _, at, lo, width = f
+            if not 0 <= v < 1 << width:
+                raise ValueError(f"{name} {fname}: {v} does not fit {width} bits")
+            w[at] |= v << lo
+        elif kind == "flag":
+            flags |= f[2] if v else 0
+        else:
+            _, _, lo, width, vals = f
+            if isinstance(v, str):
+                if v not in vals:
+                    raise ValueError(f"{name} {fname}: {v!r} is not one of {', '.join(vals)}")
+                v = vals.index(v)
+            if not 0 <= v < 1 << width:
+                raise ValueError(f"{name} {fname}: {v} does not fit {width} bits")
+            flags |= v << lo
+    if left:
+        raise ValueError(f"{name} has no operand {', '.join(sorted(left))}")
+    return Instr(code, flags=flags, w=w[1:], **regs)
 
 
 def nop():
