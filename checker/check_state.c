@@ -2,6 +2,8 @@
  * as the backstop), and the end of the run. */
 #include "scoreboard.h"
 
+#include "dram_pages.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +51,7 @@ static int compare_state(otpu_checker *c, uint32_t s, const otpu_rtl_state *rtl)
         uint64_t len = rtl->dram_len < cfg->DRAM_BYTES ? rtl->dram_len : cfg->DRAM_BYTES;
         uint8_t *touched = malloc((size_t)((cfg->DRAM_BYTES + 4095) / 4096));
         if (touched)
-            otpu_machine_dram_pages(c->m, s, touched);
+            otpu_dram_pages_touched(c->m, s, touched);
         count = 0;
         for (uint64_t page = 0; page < cfg->DRAM_BYTES; page += 4096) {
             uint64_t end = page + 4096 < cfg->DRAM_BYTES ? page + 4096 : cfg->DRAM_BYTES;

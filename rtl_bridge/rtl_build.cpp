@@ -210,7 +210,7 @@ std::vector<std::string> lockstep_libs() {
   std::string lib = installed(OTPU_INSTALL_LIB), inst;
   if (!lib.empty())  // as meson installs them (libotpulockstep.a is private to the tools)
     inst = lib + "/otpu-lockstep/libotpulockstep.a " + lib + "/libotpucheck.a " + lib +
-           "/libotpusim.a";
+           "/libotpugolden.a " + lib + "/libotpudigest.a " + lib + "/libotpusim.a";
   std::stringstream ss(env_or("OTPU_LOCKSTEP_LIBS", inst.empty() ? OTPU_LOCKSTEP_LIBS : inst));
   std::string l;
   while (ss >> l) libs.push_back(l);
@@ -409,7 +409,7 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
   std::string ld;
   for (const auto &l : libs) ld += " " + shell_quote(l);
   mk += objs + "\n\t" + compile.substr(0, compile.find(' ')) + objs + " " +
-        shell_quote(libdir + "/libotpu_rtl.a") + ld + " " + link + " -lcrypto -lm" +
+        shell_quote(libdir + "/libotpu_rtl.a") + ld + " " + link + " -lnettle -lm" +
         (kind == RtlTopKind::kTraced ? " -lz" : "") + " -o $@\n" + rules;
   st->key = "sim-" + sha_hex(h).substr(0, 24);
   st->product = "otpu-rtl-sim";

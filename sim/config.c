@@ -44,6 +44,11 @@ const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS] = {
 #undef NAME
 };
 
+const char *otpu_config_field_name(int i)
+{
+    return i >= 0 && i < OTPU_CONFIG_FIELDS ? otpu_config_field_names[i] : NULL;
+}
+
 uint64_t otpu_config_get(const otpu_config *c, int i)
 {
     int k = 0;

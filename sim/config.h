@@ -47,6 +47,9 @@ int otpu_config_check(const otpu_config *c, char *err, size_t errlen);
 /* The fields' names, in case.txt's order. */
 enum { OTPU_CONFIG_FIELDS = 12, OTPU_MAX_SLICES = 64 };
 extern const char *const otpu_config_field_names[OTPU_CONFIG_FIELDS];
+/* The name of field i, NULL past the last: the one list of Config keys, for a binding that
+ * cannot see the array's length (python/otpu checks its struct mirror against it). */
+const char *otpu_config_field_name(int i);
 
 /* Field i (in that order); 0 past the last. */
 uint64_t otpu_config_get(const otpu_config *c, int i);

@@ -7,8 +7,8 @@
  * first, as the reference) before anything moves. */
 static int dma_range(otpu_slice *s, const otpu_ops *o)
 {
-    return otpu_check_dram_words(s, o->dma.dram.value, 1, 0, o->dma.n, 4) ||
-           otpu_check_tmem(s, o->dma.tmem.value, 1, 0, o->dma.n, 1);
+    return otpu_bounds_dram_words(s, o->dma.dram.value, 1, 0, o->dma.n, 4) ||
+           otpu_bounds_tmem(s, o->dma.tmem.value, 1, 0, o->dma.n, 1);
 }
 
 int otpu_exec_ld(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
@@ -48,10 +48,10 @@ int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in, const otpu_ops *ops)
         return otpu_fail_at(s, OTPU_ERR_BOUNDS, d,
                             "DSTEP: the state must be DRAM-chunk aligned (%#llx)",
                             (unsigned long long)d);
-    if (otpu_check_tmem(s, qk, 1, 0, 2 * (uint64_t)cols, 1) ||
-        otpu_check_tmem(s, v, 1, 0, rows, 1) || otpu_check_tmem(s, g, 1, 0, 1, 1) ||
-        otpu_check_tmem(s, g + gs, 1, 0, 1, 1) ||
-        otpu_check_dram_words(s, d, 1, 0, (uint64_t)rows * cols, 4))
+    if (otpu_bounds_tmem(s, qk, 1, 0, 2 * (uint64_t)cols, 1) ||
+        otpu_bounds_tmem(s, v, 1, 0, rows, 1) || otpu_bounds_tmem(s, g, 1, 0, 1, 1) ||
+        otpu_bounds_tmem(s, g + gs, 1, 0, 1, 1) ||
+        otpu_bounds_dram_words(s, d, 1, 0, (uint64_t)rows * cols, 4))
         return -1;
     size_t n = (size_t)rows * cols;
     uint32_t *St = otpu_scratch(s, n + rows + cols);
@@ -72,7 +72,7 @@ int otpu_exec_dstep(otpu_slice *s, const otpu_instr *in, const otpu_ops *ops)
     }
     for (size_t i = 0; i < n; i++)
         otpu_m32_put(s, d + 4 * i, St[i]);
-    if (otpu_check_tmem(s, o, 1, 0, rows, 1))
+    if (otpu_bounds_tmem(s, o, 1, 0, rows, 1))
         return -1;
     for (uint32_t r = 0; r < rows; r++)
         otpu_tmem_put(s, o + r, oo[r]);

@@ -47,13 +47,13 @@ static int mm_check(otpu_slice *s, const otpu_mm_ops *a)
                             "MM: streamed rows must be D-byte aligned and in range (sa %#llx, rs "
                             "%u, N %u, KB %u)",
                             (unsigned long long)a->sa.value, a->rs, a->N, a->KB);
-    if (!a->unit && otpu_check_dram_words(s, a->ssa.value, a->N, a->srs, a->KB, 4))
+    if (!a->unit && otpu_bounds_dram_words(s, a->ssa.value, a->N, a->srs, a->KB, 4))
         return -1;
     if (a->ascale && !(a->unit && a->acc))
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "MM: ASCALE needs UNIT and ACC");
-    if (a->ascale && otpu_check_tmem(s, a->ssa.value, 1, 0, a->M, 1))
+    if (a->ascale && otpu_bounds_tmem(s, a->ssa.value, 1, 0, a->M, 1))
         return -1;
-    if (otpu_check_tmem(s, a->out.value, a->M, a->ors, a->N, 1))
+    if (otpu_bounds_tmem(s, a->out.value, a->M, a->ors, a->N, 1))
         return -1;
     if (a->rmax && !a->N)
         return otpu_fail(s, OTPU_ERR_BOUNDS, "MM: RMAX needs N >= 1");
@@ -184,7 +184,7 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
         for (uint32_t n = 0; n < a->N; n++)
             otpu_tmem_put(s, a->out.value + (uint64_t)j * a->ors + n, y[(size_t)j * a->N + n]);
     /* the reference checks the RMAX words only after writing the outputs */
-    if (a->rmax && otpu_check_tmem(s, a->out.value + (uint64_t)a->M * a->ors, 1, 0, a->M, 1))
+    if (a->rmax && otpu_bounds_tmem(s, a->out.value + (uint64_t)a->M * a->ors, 1, 0, a->M, 1))
         return -1;
     if (a->rmax)
         for (uint32_t j = 0; j < a->M; j++) {

@@ -54,9 +54,9 @@ int otpu_exec_qact(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     int64_t cs = a->has_cscale ? (int64_t)a->cscale : -1;
     int64_t rsc = a->has_rscale ? (int64_t)a->rscale : -1;
     size_t n = (size_t)KB * cfg->D;
-    if (otpu_check_tmem(s, src, rows, srs, n, 1) ||
-        (rsc >= 0 && otpu_check_tmem(s, (uint64_t)rsc, 1, 0, rows, 1)) ||
-        (cs >= 0 && otpu_check_tmem(s, (uint64_t)cs, 1, 0, n, 1)))
+    if (otpu_bounds_tmem(s, src, rows, srs, n, 1) ||
+        (rsc >= 0 && otpu_bounds_tmem(s, (uint64_t)rsc, 1, 0, rows, 1)) ||
+        (cs >= 0 && otpu_bounds_tmem(s, (uint64_t)cs, 1, 0, n, 1)))
         return -1;
     uint32_t *x = otpu_scratch(s, 2 * n + KB + 1);
     if (!x)
@@ -115,7 +115,7 @@ int otpu_exec_qst(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     size_t n = (size_t)KB * cfg->D, ne = half ? n / 2 : n;
     if (row_mode && rows && !KB)
         return otpu_fail(s, OTPU_ERR_BOUNDS, "QST: ROW mode needs KB >= 1 (a row to scale)");
-    if (otpu_check_tmem(s, src, rows, srs, n, 1))
+    if (otpu_bounds_tmem(s, src, rows, srs, n, 1))
         return -1;
     if (rows && ne) {
         unsigned __int128 top = (unsigned __int128)dst + (unsigned __int128)(rows - 1) * drs +
@@ -138,12 +138,12 @@ int otpu_exec_qst(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
             otpu_m8_put(s, dst + (uint64_t)r * drs + c * (uint64_t)es, (uint8_t)q[c]);
     }
     if (row_mode) {
-        if (otpu_check_dram_words(s, sdst, 1, 0, rows, 4))
+        if (otpu_bounds_dram_words(s, sdst, 1, 0, rows, 4))
             return -1;
         for (uint32_t r = 0; r < rows; r++)
             otpu_m32_put(s, sdst + 4 * (uint64_t)r, sc[(size_t)r * KB]);
     } else {
-        if (otpu_check_dram_words(s, sdst, rows, 4 * (uint64_t)KB, KB, 4))
+        if (otpu_bounds_dram_words(s, sdst, rows, 4 * (uint64_t)KB, KB, 4))
             return -1;
         for (size_t i = 0; i < (size_t)rows * KB; i++)
             otpu_m32_put(s, sdst + 4 * (uint64_t)i, sc[i]);

@@ -135,7 +135,7 @@ static int setup(otpu_slice *s, const otpu_stream_ops *o, stream *st, uint32_t *
     for (unsigned i = 0; i < OTPU_STREAM_SLOTS; i++)
         if (st->slots >> i & 1) {
             uint64_t base = st->vec + (uint64_t)i * d->cols;
-            if (otpu_check_tmem(s, base, 1, 0, d->cols, 1))
+            if (otpu_bounds_tmem(s, base, 1, 0, d->cols, 1))
                 return -1;
             st->C[i] = buf + (size_t)i * d->cols;
             memcpy(st->C[i], s->tmem + base, d->cols * sizeof(uint32_t));
@@ -143,12 +143,12 @@ static int setup(otpu_slice *s, const otpu_stream_ops *o, stream *st, uint32_t *
     for (unsigned j = 0; j < 4; j++)
         if (st->consts >> j & 1) {
             uint64_t a = st->ka + (uint64_t)j * st->ks;
-            if (otpu_check_tmem(s, a, 1, 0, 1, 1))
+            if (otpu_bounds_tmem(s, a, 1, 0, 1, 1))
                 return -1;
             st->K[j] = s->tmem[a];
         }
     if (st->reads_x) {
-        if (otpu_check_tmem(s, st->xa, 1, 0, d->rows, 1))
+        if (otpu_bounds_tmem(s, st->xa, 1, 0, d->rows, 1))
             return -1;
         st->X = buf + (size_t)OTPU_STREAM_SLOTS * d->cols;
         memcpy(st->X, s->tmem + st->xa, d->rows * sizeof(uint32_t));
@@ -163,9 +163,9 @@ static int setup(otpu_slice *s, const otpu_stream_ops *o, stream *st, uint32_t *
     if ((!st->in_t && !st->zero && st->src % D) || (!st->out_t && !st->nodst && st->dst % D))
         return otpu_fail(s, OTPU_ERR_BOUNDS, "STREAM: a DRAM stream must be DRAM-chunk aligned");
     uint64_t n = (uint64_t)d->rows * d->cols;
-    if (!st->in_t && !st->zero && otpu_check_dram_words(s, st->src, 1, 0, n, 4))
+    if (!st->in_t && !st->zero && otpu_bounds_dram_words(s, st->src, 1, 0, n, 4))
         return -1;
-    if (!st->out_t && !st->nodst && otpu_check_dram_words(s, st->dst, 1, 0, n, 4))
+    if (!st->out_t && !st->nodst && otpu_bounds_dram_words(s, st->dst, 1, 0, n, 4))
         return -1;
     if (st->uses_b && d->b_src > OTPU_BS_REG)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "STREAM: bad B source %u", d->b_src);
@@ -281,7 +281,7 @@ static int load(otpu_slice *s, const stream *st, uint32_t r0, uint32_t nr, uint3
         return 0;
     }
     if (st->in_t) {
-        if (otpu_check_tmem(s, st->src + (uint64_t)r0 * st->srs, nr, st->srs, cols, 1))
+        if (otpu_bounds_tmem(s, st->src + (uint64_t)r0 * st->srs, nr, st->srs, cols, 1))
             return -1;
         for (uint32_t r = 0; r < nr; r++)
             memcpy(S + (size_t)r * cols, s->tmem + st->src + (uint64_t)(r0 + r) * st->srs,
@@ -299,7 +299,7 @@ static int store(otpu_slice *s, const stream *st, uint32_t r0, uint32_t nr, cons
     if (st->nodst)
         return 0;
     if (st->out_t) {
-        if (otpu_check_tmem(s, st->dst + (uint64_t)r0 * st->drs, nr, st->drs, cols, 1))
+        if (otpu_bounds_tmem(s, st->dst + (uint64_t)r0 * st->drs, nr, st->drs, cols, 1))
             return -1;
         for (uint32_t r = 0; r < nr; r++)
             for (uint32_t c = 0; c < cols; c++)
@@ -348,7 +348,7 @@ int otpu_exec_stream(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
             return -1;
     }
     if (st.d.q_en || st.d.o_reg_en) {
-        if (otpu_check_tmem(s, st.out, 1, 0, rows, 1))
+        if (otpu_bounds_tmem(s, st.out, 1, 0, rows, 1))
             return -1;
         for (uint32_t r = 0; r < rows; r++)
             otpu_tmem_put(s, st.out + r, O[r]);
@@ -356,7 +356,7 @@ int otpu_exec_stream(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     for (unsigned j = 0; j < 4; j++)
         if (st.d.rsave >> j & 1) {
             uint64_t a = st.ka + (uint64_t)j * st.ks;
-            if (otpu_check_tmem(s, a, 1, 0, 1, 1))
+            if (otpu_bounds_tmem(s, a, 1, 0, 1, 1))
                 return -1;
             otpu_tmem_put(s, a, st.regs[4 + j]);
         }

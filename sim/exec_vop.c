@@ -27,7 +27,7 @@ static uint64_t last(const idxset *x)
 
 static int check(otpu_slice *s, const idxset *x)
 {
-    return otpu_check_tmem(s, x->base, x->rows, x->rs, x->cols, x->cs);
+    return otpu_bounds_tmem(s, x->base, x->rows, x->rs, x->cols, x->cs);
 }
 
 static int hazard_at(otpu_slice *s, uint64_t y)
@@ -158,9 +158,9 @@ static int outer(otpu_slice *s, const otpu_vop_ops *v)
                          "VOP OUTER: bmode must be ROW and cols <= 256 (bmode %u, cols %u)",
                          bmode, cols);
     int done = v->done, dscalar = v->dscalar;
-    if (otpu_check_tmem(s, cv, 1, 0, cols, 1))
+    if (otpu_bounds_tmem(s, cv, 1, 0, cols, 1))
         return -1;
-    if (!done && otpu_check_tmem(s, dv, 1, 0, cols, dscalar ? 0 : 1))
+    if (!done && otpu_bounds_tmem(s, dv, 1, 0, cols, dscalar ? 0 : 1))
         return -1;
     idxset d = {dst, rows, drs, cols, 1}, bb = {b, rows, brs, cols, 0};
     idxset reads[2] = {d, bb};

@@ -7,7 +7,7 @@
 
 /* Under AddressSanitizer the dense arrays (huge) come from calloc, whose bounds it checks (a
  * mapping's slack past the end would hide an overrun); DRAM stays a mapping, whose untouched
- * pages otpu_machine_dram_pages reads from the page map. */
+ * pages the checker's otpu_dram_pages_touched reads from the page map. */
 #if defined(__SANITIZE_ADDRESS__)
 #define OTPU_ASAN 1
 #elif defined(__has_feature)

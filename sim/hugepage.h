@@ -7,7 +7,7 @@
  * transparent huge pages (often in "madvise" mode) back an advised range with 2 MiB pages
  * instead: one fault for 512 pages. Only a hint: without THP, or on another system, nothing
  * changes. Pages stay zero until written, so a page the model never wrote still reads as
- * zero (otpu_machine_dram_pages may count it as touched, which it allows). */
+ * zero (the checker's otpu_dram_pages_touched may count it as touched, which it allows). */
 #ifndef OTPU_HUGEPAGE_H
 #define OTPU_HUGEPAGE_H
 

@@ -3,7 +3,6 @@
 #include "machine.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,7 +388,7 @@ static int chain(otpu_machine *m, otpu_slice *s)
                             "HALT CHAIN to %#x, %u instructions (the address must be a multiple "
                             "of D = %u, the count 1..%llu)", addr, n, m->cfg.D,
                             (unsigned long long)(m->cfg.IMEM_WORDS / 8));
-    if (otpu_check_dram_words(s, addr, 1, 0, 8 * (uint64_t)n, 4))
+    if (otpu_bounds_dram_words(s, addr, 1, 0, 8 * (uint64_t)n, 4))
         return -1;
     if (decode_program(s, (const uint32_t *)(s->dram + addr), n))
         return otpu_fail(s, OTPU_ERR_NOMEM, "HALT CHAIN: out of memory for the program");
@@ -491,7 +490,7 @@ static int gather(otpu_machine *m)
     for (uint32_t s = 0; s < S; s++) {
         otpu_slice *sl = &m->sl[s];
         uint64_t src = g[s].src.value;
-        if (otpu_check_tmem(sl, src, rows, g[s].srs, cols, 1))
+        if (otpu_bounds_tmem(sl, src, rows, g[s].srs, cols, 1))
             return -1;
         for (uint32_t r = 0; r < rows && cols; r++) /* (no rows x 0 copies: no buffer) */
             memcpy(m->gather_buf + s * per + (size_t)r * cols,
@@ -501,7 +500,7 @@ static int gather(otpu_machine *m)
         otpu_slice *sl = &m->sl[s];
         uint64_t dst = g[s].dst.value;
         for (uint32_t k = 0; k < S; k++)
-            if (otpu_check_tmem(sl, dst + (uint64_t)k * seg, rows, drs, cols, 1))
+            if (otpu_bounds_tmem(sl, dst + (uint64_t)k * seg, rows, drs, cols, 1))
                 return -1;
         if (gather_strict(sl, &g[s], S))
             return -1;
@@ -681,34 +680,6 @@ int otpu_machine_run(otpu_machine *m, uint64_t max_steps)
 }
 
 uint64_t otpu_machine_steps(const otpu_machine *m) { return m->steps; }
-
-int otpu_machine_dram_pages(const otpu_machine *m, uint32_t s, uint8_t *touched)
-{
-    /* The DRAM is an anonymous mapping (otpu_slice_init). Linux's page map tells, for each
-     * page, whether it is present or swapped out; a page that is neither was never touched
-     * and reads as zero. */
-    uint64_t pages = (m->cfg.DRAM_BYTES + 4095) / 4096;
-    memset(touched, 1, pages);
-    int fd = sysconf(_SC_PAGESIZE) == 4096 ? open("/proc/self/pagemap", O_RDONLY) : -1;
-    if (fd < 0)
-        return -1;
-    uint64_t first = (uint64_t)(uintptr_t)m->sl[s].dram / 4096, entry[512];
-    int rc = 0;
-    for (uint64_t p = 0; p < pages && !rc; p += 512) {
-        uint64_t n = pages - p < 512 ? pages - p : 512;
-        ssize_t got = pread(fd, entry, n * 8, (off_t)((first + p) * 8));
-        if (got != (ssize_t)(n * 8)) {
-            rc = -1;
-            break;
-        }
-        for (uint64_t k = 0; k < n; k++)
-            touched[p + k] = (entry[k] >> 62) != 0; /* bit 63 present, bit 62 swapped */
-    }
-    close(fd);
-    if (rc)
-        memset(touched, 1, pages);
-    return rc;
-}
 
 /* For the library's other files (slice.h): machine_access.c reaches a slice and the error slot
  * through these, so the machine's layout stays private to this file. */

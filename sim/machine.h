@@ -130,11 +130,6 @@ int otpu_machine_run(otpu_machine *m, uint64_t max_steps);
  * returns 1 with work left; call again to go on. max_steps counts from the machine's start. */
 int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget);
 uint64_t otpu_machine_steps(const otpu_machine *m);   /* instructions executed so far */
-/* Which 4 KiB pages of slice s's DRAM the model has touched: touched[p] is 0 for a page never
- * read or written (it holds zeros; looking at it would cost a page fault), else non-zero.
- * touched has DRAM_BYTES / 4096 entries (rounded up). Returns 0, or -1 if this is not known
- * (then every page counts as touched). */
-int otpu_machine_dram_pages(const otpu_machine *m, uint32_t s, uint8_t *touched);
 const otpu_error *otpu_machine_error(const otpu_machine *m);
 
 /* Stepping one slice at a time (what a lockstep checker does). otpu_machine_step executes

@@ -1,12 +1,17 @@
-/* sha256.c - SHA-256 through OpenSSL's EVP interface (sha256.h). */
+/* sha256.c - SHA-256 through nettle (sha256.h): a small library, quick to load. */
 #include "sha256.h"
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
+#include <stdlib.h>
 
-static void hex(const unsigned char *md, unsigned len, char out[65])
+struct otpu_sha256 {
+    struct sha256_ctx ctx;
+};
+
+static void hex(const uint8_t md[SHA256_DIGEST_SIZE], char out[65])
 {
     static const char digits[] = "0123456789abcdef";
-    for (unsigned i = 0; i < len && i < 32; i++) {
+    for (unsigned i = 0; i < SHA256_DIGEST_SIZE; i++) {
         out[2 * i] = digits[md[i] >> 4];
         out[2 * i + 1] = digits[md[i] & 15];
     }
@@ -15,32 +20,31 @@ static void hex(const unsigned char *md, unsigned len, char out[65])
 
 void otpu_sha256_hex(const void *data, size_t n, char out[65])
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned len = 0;
-    EVP_Digest(data, n, md, &len, EVP_sha256(), NULL);
-    hex(md, len, out);
+    struct sha256_ctx c;
+    uint8_t md[SHA256_DIGEST_SIZE];
+    sha256_init(&c);
+    sha256_update(&c, n, data);
+    sha256_digest(&c, sizeof md, md);
+    hex(md, out);
 }
 
 otpu_sha256 *otpu_sha256_new(void)
 {
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    if (c && !EVP_DigestInit_ex(c, EVP_sha256(), NULL)) {
-        EVP_MD_CTX_free(c);
-        c = NULL;
-    }
-    return (otpu_sha256 *)c;
+    otpu_sha256 *h = malloc(sizeof *h);
+    if (h)
+        sha256_init(&h->ctx);
+    return h;
 }
 
 void otpu_sha256_update(otpu_sha256 *h, const void *data, size_t n)
 {
-    EVP_DigestUpdate((EVP_MD_CTX *)h, data, n);
+    sha256_update(&h->ctx, n, data);
 }
 
 void otpu_sha256_final(otpu_sha256 *h, char out[65])
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned len = 0;
-    EVP_DigestFinal_ex((EVP_MD_CTX *)h, md, &len);
-    hex(md, len, out);
-    EVP_MD_CTX_free((EVP_MD_CTX *)h);
+    uint8_t md[SHA256_DIGEST_SIZE];
+    sha256_digest(&h->ctx, sizeof md, md);
+    hex(md, out);
+    free(h);
 }

@@ -1,4 +1,4 @@
-/* sha256.h - SHA-256 as lowercase hex (OpenSSL's libcrypto): the final-state hashes of the
+/* sha256.h - SHA-256 as lowercase hex (nettle; libotpudigest): the final-state hashes of the
  * golden format, build cache keys. */
 #ifndef OTPU_SHA256_H
 #define OTPU_SHA256_H

@@ -188,8 +188,8 @@ static unsigned __int128 last_index(uint64_t base, uint64_t rows, uint64_t rs, u
            (unsigned __int128)(cols - 1) * cs;
 }
 
-int otpu_check_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
-                    uint64_t cs)
+int otpu_bounds_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
+                     uint64_t cs)
 {
     if (!rows || !cols || last_index(base, rows, rs, cols, cs) < s->cfg->TMEM_WORDS)
         return 0;
@@ -199,8 +199,8 @@ int otpu_check_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, ui
                         (unsigned long long)a, (unsigned long long)s->cfg->TMEM_WORDS);
 }
 
-int otpu_check_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs,
-                          uint64_t cols, uint64_t cs)
+int otpu_bounds_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs,
+                           uint64_t cols, uint64_t cs)
 {
     if (!rows || !cols)
         return 0;
@@ -297,7 +297,7 @@ int otpu_exec_rld(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
     (void)in;
     uint32_t a = o->rld.tmem.value;
-    if (otpu_check_tmem(s, a, 1, 0, 1, 0))
+    if (otpu_bounds_tmem(s, a, 1, 0, 1, 0))
         return -1;
     uint32_t v = s->tmem[a];
     if (!o->rld.raw)
@@ -328,7 +328,7 @@ int otpu_slice_poll(otpu_slice *s)
     uint32_t dram = o->waitw.dram.value, tm = o->waitw.tmem.value;
     if (o->waitw.cmp == 3)
         return otpu_fail(s, OTPU_ERR_ILLEGAL, "WAITW: bad compare 3 (EQ 0, NE 1, GE 2)");
-    if (otpu_check_dram_words(s, dram, 1, 0, 1, 0) || otpu_check_tmem(s, tm, 1, 0, 1, 0))
+    if (otpu_bounds_dram_words(s, dram, 1, 0, 1, 0) || otpu_bounds_tmem(s, tm, 1, 0, 1, 0))
         return -1;
     uint32_t v = otpu_m32(s, dram);
     if (!otpu_waitw_holds(v, o->waitw.ref.value, o->waitw.cmp, o->waitw.mask)) {

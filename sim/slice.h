@@ -189,12 +189,12 @@ static inline void otpu_ascale_put(otpu_slice *s, uint32_t row, uint32_t block, 
     s->ascale[a] = v;
 }
 
-/* ---- range checks (the reference's _tidx and _widx), on affine index sets
+/* ---- bounds checks (the reference's _tidx and _widx), on affine index sets
  * base + r*rs + c*cs for r < rows, c < cols (all terms non-negative). 0 ok, -1 raised. */
-int otpu_check_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
-                    uint64_t cs);
-int otpu_check_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs,
-                          uint64_t cols, uint64_t cs);
+int otpu_bounds_tmem(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs, uint64_t cols,
+                     uint64_t cs);
+int otpu_bounds_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t rs,
+                           uint64_t cols, uint64_t cs);
 
 /* ---- instruction bodies: otpu_exec_<name> for every row of OTPU_OPCODES (isa.h), in the
  * exec_*.c file of its unit (the sequencer's and the collectives' waits in slice.c). o holds

@@ -1,8 +1,8 @@
 // Loading a bundle's DRAM images (issue 16: loading must not dwarf running): both readers
 // (otpu_bundle_read, and otpu_bundle_read_lazy that reads the images straight into the
 // machine's DRAM) give a DRAM that reads back as the image, byte for byte, and leave the
-// pages past the image untouched (otpu_machine_dram_pages: the lockstep end-state comparison
-// takes an untouched page to be zero). The image has holes (zero pages) and a size that is
+// pages past the image untouched (the checker's otpu_dram_pages_touched: the lockstep end-state
+// comparison takes an untouched page to be zero). The image has holes (zero pages) and a size that is
 // not a multiple of 4096, and is large enough for the huge page path (hugepage.h).
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@
 
 #include "asm.h"
 #include "bundle.h"
+#include "dram_pages.h"
 
 using namespace otpu_test;
 
@@ -79,7 +80,7 @@ void check_machine(const Bundle &t, const otpu_bundle &b)
     otpu_machine *m = otpu_bundle_machine(&b, &e);
     ASSERT_TRUE(m) << e.msg;
     std::vector<uint8_t> touched(DRAM / PAGE);
-    if (otpu_machine_dram_pages(m, 0, touched.data())) {
+    if (otpu_dram_pages_touched(m, 0, touched.data())) {
         otpu_machine_free(m);
         GTEST_SKIP() << "no /proc/self/pagemap: the touched pages are not known here";
     }

@@ -9,6 +9,10 @@ as an order violation of an early start that happened (the RTL's event log chang
 report of it is a false alarm, a failure; no report is undetectable by construction, said so.
 Each fault kind visits every bundle in turn.
 
+Counts have floors, so that a checker that checks little cannot pass: the fault-free lockstep run
+of every bundle must check at least as many unit instructions as the RTL's event log completes
+(and some), and at least half the faults must be detectable ones, checked.
+
 usage: test_lockstep_mutation.py OTPU_RTL OTPU_LOCKSTEP VECTORS_ISA [N_FAULTS]"""
 import json
 import os
@@ -111,6 +115,24 @@ def lockstep(tool, bundle, report, plusargs):
     return p.returncode, d, p.stdout + p.stderr
 
 
+CHECKED = re.compile(r"checked: (\d+) unit instructions with (\d+) writes")
+
+
+def clean_checks(ls, bundle, report, ev):
+    """The fault-free lockstep run of bundle: a failure line, or None when it passed having
+    checked at least the unit instructions the RTL completed (its event log) and a write"""
+    rc, d, out = lockstep(ls, bundle, report, [])
+    m = CHECKED.search(out)
+    completes = sum(1 for e in ev if e[2] == "complete")
+    if rc != 0 or d is not None or not m:
+        return f"fault-free run: exit {rc}, no 'checked:' counts\n{out[-800:]}"
+    units, writes = int(m.group(1)), int(m.group(2))
+    if units < max(completes, 1) or writes < 1:
+        return (f"fault-free run checked {units} unit instructions with {writes} writes; the RTL "
+                f"completed {completes}")
+    return None
+
+
 def main():
     rtl, ls, isa = sys.argv[1:4]
     want = int(sys.argv[4]) if len(sys.argv) > 4 else 200
@@ -122,6 +144,10 @@ def main():
         clean = {}
         for b in BUNDLES:
             clean[b] = events(rtl, os.path.join(isa, b), os.path.join(tmp, b + ".ev"), [])
+            why = clean_checks(ls, os.path.join(isa, b), os.path.join(tmp, "clean-" + b), clean[b])
+            if why:
+                bad += 1
+                print(f"FAIL {b}: {why}")
         i = 0
         while checked + undetectable < want and i < 4 * want:
             i += 1
@@ -198,6 +224,9 @@ def main():
           f"{bad} wrong; kinds {counts}; {explained_n[0]} reports with the element's operands")
     if checked + undetectable < want:
         print(f"FAIL only {checked + undetectable} faults landed (wanted {want})")
+        return 1
+    if 2 * checked < want:
+        print(f"FAIL only {checked} detectable faults checked (at least {(want + 1) // 2} wanted)")
         return 1
     print(f"{checked - bad} passed, {bad} failed")
     return 1 if bad else 0

@@ -12,6 +12,7 @@
 
 #include "asm.h"
 #include "bundle.h"
+#include "dram_pages.h"
 #include "cases.h"
 #include "fp32.h"
 
@@ -664,13 +665,13 @@ TEST(Memory, UntouchedDramPagesAreKnown)
 {
     Machine t; // 64 KiB: 16 pages
     std::vector<uint8_t> touched(16, 7);
-    ASSERT_EQ(otpu_machine_dram_pages(t.m, 0, touched.data()), 0) << "no /proc/self/pagemap?";
+    ASSERT_EQ(otpu_dram_pages_touched(t.m, 0, touched.data()), 0) << "no /proc/self/pagemap?";
     for (int p = 0; p < 16; p++)
         EXPECT_EQ(touched[p], 0) << "page " << p;
     t.word(0, 3 * 4096 + 8, 0x12345678);
     t.load(0, {st(5 * 4096, 0, 1), halt()}); // a ST writes page 5 (TMEM word 0)
     ASSERT_EQ(t.run(), 0) << t.e()->msg;
-    ASSERT_EQ(otpu_machine_dram_pages(t.m, 0, touched.data()), 0);
+    ASSERT_EQ(otpu_dram_pages_touched(t.m, 0, touched.data()), 0);
     for (int p = 0; p < 16; p++)
         EXPECT_EQ(touched[p] != 0, p == 3 || p == 5) << "page " << p;
 }

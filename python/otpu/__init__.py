@@ -29,7 +29,8 @@ Finding libotpusim.so, first match wins:
      <prefix>/share/otpu-lockstep/python/otpu and the library in <prefix>/lib/<triplet>/,
      <prefix>/lib64/ or <prefix>/lib/;
   3. ctypes.util.find_library("otpusim") (the system's library path, ldconfig).
-otpu.library_path() tells which one was loaded.
+otpu.library_path() tells which one was loaded. final_text() also loads libotpugolden (the
+golden formats, beside the model) from that library's folder, else the system's library path.
 """
 from . import _lib
 from .config import Config

@@ -101,6 +101,7 @@ def _declare(lib):
     f("otpu_config_board", ConfigC)
     f("otpu_config_check", c_int, cfgp, ctypes.c_char_p, c_size)
     f("otpu_config_get", c_u64, cfgp, c_int)
+    f("otpu_config_field_name", ctypes.c_char_p, c_int)
     f("otpu_rev_name", ctypes.c_char_p, c_int)
     f("otpu_rev_from_name", c_int, ctypes.c_char_p, ctypes.POINTER(c_int))
     f("otpu_err_kind_name", ctypes.c_char_p, c_int)
@@ -130,7 +131,6 @@ def _declare(lib):
     f("otpu_machine_run_to", c_int, P, c_u32, c_u32, c_u64)
     f("otpu_machine_clear_error", None, P)
     f("otpu_machine_step_next", c_int, P, ctypes.POINTER(c_int))
-    f("otpu_final_text", c_int, P, c_u32, ctypes.c_char_p, c_size)
     f("otpu_bundle_open", ctypes.POINTER(BundleHeadC), ctypes.c_char_p, ctypes.c_char_p, c_size)
     f("otpu_bundle_close", None, ctypes.POINTER(BundleHeadC))
     f("otpu_bundle_machine", P, ctypes.POINTER(BundleHeadC), E)
@@ -144,10 +144,24 @@ def _declare(lib):
     f("otpu_logbuf_lost", c_int, P)
 
 
+def config_keys(lib):
+    """Config's keys as the library reads them (sim/config.c, the one list), in case.txt's
+    order."""
+    keys = []
+    while (name := lib.otpu_config_field_name(len(keys))) is not None:
+        keys.append(name.decode())
+    return keys
+
+
 def _check_layout(lib):
-    """The ctypes mirror of otpu_config must match the library's: compare every field."""
+    """The ctypes mirror of otpu_config must match the library's: its fields are the library's
+    Config keys, in order, and hold the same values."""
     c = lib.otpu_config_design()
     names = [n for n, _ in ConfigC._fields_ if n != "revision"]
+    keys = config_keys(lib)
+    if names != keys:
+        raise OSError("libotpusim's Config keys (%s) do not match this binding's (%s)"
+                      % (" ".join(keys), " ".join(names)))
     for i, name in enumerate(names):
         if lib.otpu_config_get(ctypes.byref(c), i) != getattr(c, name):
             raise OSError(f"libotpusim's otpu_config does not match this binding (field {name})")
@@ -190,6 +204,7 @@ def load():
 
 
 _lib = None
+_golden = None
 
 
 def lib():
@@ -198,3 +213,23 @@ def lib():
     if _lib is None:
         _lib = load()
     return _lib
+
+
+def golden():
+    """libotpugolden (the golden formats: final_text), beside the loaded libotpusim, loaded on
+    first use. libotpudigest, which it needs, is loaded from there first: installed, neither
+    may be on the loader's path."""
+    global _golden
+    if _golden is None:
+        here = os.path.dirname(lib().path)
+        for name in ("libotpudigest.so", "libotpugolden.so"):
+            found = sorted(glob.glob(os.path.join(here, name + "*")))
+            path = found[0] if found else ctypes.util.find_library(name[3:-3])
+            if not path:
+                raise OSError(f"{name} not found beside {lib().path} nor on the system's "
+                              "library path")
+            loaded = ctypes.CDLL(path)
+        loaded.otpu_final_text.restype = c_int
+        loaded.otpu_final_text.argtypes = [P, c_u32, ctypes.c_char_p, c_size]
+        _golden = loaded
+    return _golden

@@ -382,7 +382,7 @@ class Machine:
         """The slice's final_<s>.txt text (FORMAT.md): halted, pc, icount, registers and the
         SHA-256 of TMEM, DRAM, ACT RAM and the scales, as otpu-sim check compares it."""
         buf = ctypes.create_string_buffer(2048)
-        n = self._lib.otpu_final_text(self._open().m, self._slice(slice), buf, len(buf))
+        n = _lib.golden().otpu_final_text(self._open().m, self._slice(slice), buf, len(buf))
         if n < 0 or n >= len(buf):
             raise OtpuError(f"slice {slice}: cannot write the final state")
         return buf.value.decode()

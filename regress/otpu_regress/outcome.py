@@ -7,9 +7,10 @@ from . import files, schema
 from .schema import integer, nullable, record, string
 from .text import one_line
 
-# otpu-lockstep run's documented exit statuses (README, "Exit status") and the kind of failure
-# each one is; the one table of them. 128+N (stopped by signal N) and any other status are a
-# crash whose message holds the status.
+# otpu-lockstep run's documented exit statuses (docs/exit-status.md, its --help) and the kind of
+# failure each one is; the one table of them, held to those documents by the test
+# regress-outcome-table (tests/test_outcome_table.py). 128+N (stopped by signal N) and any other
+# status are a crash whose message holds the status.
 EXIT_KIND = {
     0: None,                    # pass (or the expected error)
     1: "divergence",            # the RTL and the model disagree
