@@ -25,13 +25,22 @@ static inline otpu_err_kind otpu_outcome_wanted(const otpu_bundle *b)
     return b->error[0] ? otpu_err_classify(b->error) : OTPU_ERR_NONE;
 }
 
+/* When only whether the run failed is known (not its error's kind): OTPU_OUTCOME_MET,
+ * OTPU_OUTCOME_NO_ERROR or OTPU_OUTCOME_ERROR. */
+static inline otpu_outcome otpu_outcome_judge_failed(const otpu_bundle *b, int failed)
+{
+    if ((failed != 0) != (b->expect_error != 0))
+        return failed ? OTPU_OUTCOME_ERROR : OTPU_OUTCOME_NO_ERROR;
+    return OTPU_OUTCOME_MET;
+}
+
 /* got: the run's error kind, OTPU_ERR_NONE for a clean run. */
 static inline otpu_outcome otpu_outcome_judge(const otpu_bundle *b, otpu_err_kind got)
 {
-    int failed = got != OTPU_ERR_NONE;
-    if (failed != (b->expect_error != 0))
-        return failed ? OTPU_OUTCOME_ERROR : OTPU_OUTCOME_NO_ERROR;
-    if (failed && b->error[0] && otpu_outcome_wanted(b) != got)
+    otpu_outcome o = otpu_outcome_judge_failed(b, got != OTPU_ERR_NONE);
+    if (o != OTPU_OUTCOME_MET)
+        return o;
+    if (got != OTPU_ERR_NONE && b->error[0] && otpu_outcome_wanted(b) != got)
         return OTPU_OUTCOME_WRONG_KIND;
     return OTPU_OUTCOME_MET;
 }
