@@ -2,12 +2,15 @@
 // otpu-rtl and otpu-lockstep.
 #include "rtl_build.h"
 
+#include "file_util.h"
+
 #include "cmdline.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -49,9 +52,10 @@ const char kTop[] = "otpu_rtl_tb";
 const char *const kOpenTpuPackages[] = {"rtl/otpu_protocol_pkg.sv", "rtl/otpu_dpi.sv",
                                         "dpi/otpu_lockstep_dpi.sv"};
 const char kOpenTpuAdapter[] = "rtl_bridge/opentpu/otpu_rtl_tb.sv";
-// the sources of the last step; headers of these folders are in its key too
-const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/rtl_host.cpp",
-                               "rtl_bridge/cmdline.cpp"};
+// the sources of the last step (a list, and its makefile's template); headers of these
+// folders are in its key too
+const char kSimSources[] = "rtl_bridge/sim_sources.txt";
+const char kSimMakefile[] = "rtl_bridge/templates/sim_link.mk.in";
 const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
 
 // <prefix>/share/otpu-lockstep or <prefix>/lib of the installed tree this tool runs from, or ""
@@ -122,12 +126,12 @@ std::string tool_version(const std::string &tool) {
   return out;
 }
 
-// the reference RTL's sources (rtl/sources.txt), then the adapter
-bool rtl_sources(std::vector<std::string> *list, std::string *err) {
+// a list of the source tree's files (one a line, # comments), relative to its root
+bool read_list(const std::string &name, std::vector<std::string> *list, std::string *err) {
   std::string root = source_root();
-  std::ifstream f(root + "/rtl/sources.txt");
+  std::ifstream f(root + "/" + name);
   if (!f) {
-    *err = "cannot read " + root + "/rtl/sources.txt (set OTPU_SOURCE_ROOT)";
+    *err = "cannot read " + root + "/" + name + " (set OTPU_SOURCE_ROOT)";
     return false;
   }
   std::string line;
@@ -136,7 +140,41 @@ bool rtl_sources(std::vector<std::string> *list, std::string *err) {
     size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
     if (a != std::string::npos) list->push_back(line.substr(a, b - a + 1));
   }
+  return true;
+}
+
+// the reference RTL's sources (rtl/sources.txt), then the adapter
+bool rtl_sources(std::vector<std::string> *list, std::string *err) {
+  if (!read_list("rtl/sources.txt", list, err)) return false;
   list->insert(list->end(), std::begin(kAdapter), std::end(kAdapter));
+  return true;
+}
+
+// a template's fields (an upper-case name between two '@') filled from fields (the values
+// are not searched again; any other '@' is kept); false with the field in *err if one has no
+// value
+bool fill_template(const std::string &text,
+                   const std::vector<std::pair<std::string, std::string>> &fields,
+                   std::string *out, std::string *err) {
+  out->clear();
+  for (size_t i = 0; i < text.size(); i++) {
+    size_t b = i + 1;
+    while (b < text.size() && (isupper(static_cast<unsigned char>(text[b])) || text[b] == '_'))
+      b++;
+    if (text[i] != '@' || b == i + 1 || b >= text.size() || text[b] != '@') {
+      *out += text[i];
+      continue;
+    }
+    std::string name = text.substr(i + 1, b - i - 1);
+    auto f = std::find_if(fields.begin(), fields.end(),
+                          [&](const auto &kv) { return kv.first == name; });
+    if (f == fields.end()) {
+      *err = "the template has a field without a value: @" + name + "@";
+      return false;
+    }
+    *out += f->second;
+    i = b;
+  }
   return true;
 }
 
@@ -369,15 +407,27 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
     for (size_t k; (k = s->find("@OBJ@")) != std::string::npos;)
       s->replace(k, 5, shell_quote(libdir));
   }
-  std::vector<std::string> cpp(std::begin(kDriver), std::end(kDriver));
-  cpp.push_back(kind == RtlTopKind::kSystemC ? "rtl_bridge/otpu_rtl_sc.cpp"
-                                             : "rtl_bridge/otpu_rtl_sim.cpp");
-  cpp.push_back(dut.opentpu ? "rtl_bridge/dut_stage_opentpu.cpp"
-                            : "rtl_bridge/dut_stage_reference.cpp");
-  std::vector<std::string> paths;
-  for (const auto &s : cpp) paths.push_back(root + "/" + s);
-  paths.push_back(root + "/dpi/dpi.c");
-  std::string inc = " -I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
+  std::vector<std::string> srcs;
+  if (!read_list(kSimSources, &srcs, err)) return false;
+  srcs.push_back(kind == RtlTopKind::kSystemC ? "rtl_bridge/otpu_rtl_sc.cpp"
+                                              : "rtl_bridge/otpu_rtl_sim.cpp");
+  srcs.push_back(dut.opentpu ? "rtl_bridge/dut_stage_opentpu.cpp"
+                             : "rtl_bridge/dut_stage_reference.cpp");
+  std::string cxx_objs, c_objs;
+  std::vector<std::string> paths = {root + "/" + kSimSources, root + "/" + kSimMakefile};
+  for (const auto &s : srcs) {
+    std::string dir = s.substr(0, s.rfind('/')), o = " " + s.substr(s.rfind('/') + 1) + ".o";
+    if (dir == "rtl_bridge" && s.size() > 4 && s.compare(s.size() - 4, 4, ".cpp") == 0) {
+      cxx_objs += o;
+    } else if (dir == "dpi" && s.size() > 2 && s.compare(s.size() - 2, 2, ".c") == 0) {
+      c_objs += o;
+    } else {
+      *err = std::string(kSimSources) + ": " + s + " is neither rtl_bridge/*.cpp nor dpi/*.c";
+      return false;
+    }
+    paths.push_back(root + "/" + s);
+  }
+  std::string inc = "-I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
                     " -I" + shell_quote(root + "/checker") + " -I" + shell_quote(root + "/sim");
   std::string h = std::string(kSimVersion) + "\n" + lib.key + "\n" + flags + "\n" +
                   tool_version("c++") + tool_version("cc");
@@ -393,73 +443,32 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
   if (!hash_files(paths, &h, err)) return false;
   for (const auto &l : libs)
     if (!hash_library(l, &h, err)) return false;
-  // a makefile: the sources compiled in parallel, then linked
-  std::string mk = "otpu-rtl-sim:", objs;
-  std::string rules;
-  for (const auto &s : cpp) {
-    std::string o = s.substr(s.rfind('/') + 1) + ".o";
-    objs += " " + o;
-    rules += o + ":\n\t" + compile + " -O2" + inc + " -c " + shell_quote(root + "/" + s) +
-             " -o " + o + "\n";
-  }
-  objs += " dpi.c.o";
-  rules += "dpi.c.o:\n\tcc -std=c11 -O2 -D_GNU_SOURCE " + cflags + inc +
-           " '-DOTPU_DPI_HEADER=\"V" + kTop + "__Dpi.h\"' -c " + shell_quote(root + "/dpi/dpi.c") +
-           " -o $@\n";
-  std::string ld;
+  std::string ld, tmpl, mk;
   for (const auto &l : libs) ld += " " + shell_quote(l);
-  mk += objs + "\n\t" + compile.substr(0, compile.find(' ')) + objs + " " +
-        shell_quote(libdir + "/libotpu_rtl.a") + ld + " " + link + " -lcrypto -lm" +
-        (kind == RtlTopKind::kTraced ? " -lz" : "") + " -o $@\n" + rules;
+  if (!read_file(root + "/" + kSimMakefile, &tmpl)) {
+    *err = "cannot read " + root + "/" + kSimMakefile + " (set OTPU_SOURCE_ROOT)";
+    return false;
+  }
+  if (!fill_template(tmpl,
+                     {{"CXX_OBJS", cxx_objs}, {"C_OBJS", c_objs},
+                      {"LINKER", compile.substr(0, compile.find(' '))},
+                      {"RTL_LIB", shell_quote(libdir + "/libotpu_rtl.a")},
+                      {"LOCKSTEP_LIBS", ld},
+                      {"LINK_FLAGS", link + " -lcrypto -lm" +
+                                         (kind == RtlTopKind::kTraced ? " -lz" : "")},
+                      {"COMPILE", compile}, {"INCLUDES", inc}, {"ROOT", shell_quote(root)},
+                      {"DPI_CFLAGS", cflags}, {"DPI_HEADER", std::string("V") + kTop + "__Dpi.h"}},
+                     &mk, err))
+    return false;
+  st->files.emplace_back("link.mk", mk);
   st->key = "sim-" + sha_hex(h).substr(0, 24);
   st->product = "otpu-rtl-sim";
   st->what = "the simulator on " + lib.key + rtl_top_name(kind) + " (" + st->key + ")";
-  st->command = "printf '%s' " + shell_quote(mk) + " > link.mk && make -j " + jobs() +
-                " -f link.mk";
+  st->command = "make -j " + jobs() + " -f link.mk";
   return true;
 }
 
 }  // namespace
-
-std::string env_or(const char *name, const std::string &def) {
-  const char *v = getenv(name);
-  return v && *v ? std::string(v) : def;
-}
-
-bool read_file(const std::string &path, std::string *out) {
-  // a regular file of bounded size only (input.h): a FIFO or a device in a checkout, a report
-  // folder or a cache is refused, never read until it ends
-  char *data = nullptr, err[64];
-  size_t len = 0;
-  if (otpu_input_read(path.c_str(), size_t(1) << 30, &data, &len, err, sizeof err)) return false;
-  out->assign(data, len);
-  free(data);
-  return true;
-}
-
-bool is_file(const std::string &p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool mkdirs(const std::string &p) {
-  std::string cur;
-  std::stringstream ss(p);
-  std::string part;
-  if (!p.empty() && p[0] == '/') cur = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    if (mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST) return false;
-  }
-  return true;
-}
-
-std::string shell_quote(const std::string &s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
 
 const char *rtl_top_name(RtlTopKind kind) {
   switch (kind) {

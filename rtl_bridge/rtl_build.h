@@ -14,11 +14,6 @@
 #include "config.h"
 #include "opentpu.h"
 
-std::string env_or(const char *name, const std::string &def);
-std::string shell_quote(const std::string &s);
-bool is_file(const std::string &p);
-bool read_file(const std::string &path, std::string *out);
-bool mkdirs(const std::string &p);
 
 // the simulators of a Config: the C++ top (rtl_bridge/otpu_rtl_sim.cpp), the same with FST
 // tracing, the SystemC top (rtl_bridge/otpu_rtl_sc.cpp), and the C++ top with Verilator's code
