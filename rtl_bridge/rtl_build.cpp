@@ -3,6 +3,7 @@
 #include "rtl_build.h"
 
 #include "file_util.h"
+#include "template.h"
 
 #include "cmdline.h"
 
@@ -150,33 +151,6 @@ bool rtl_sources(std::vector<std::string> *list, std::string *err) {
   return true;
 }
 
-// a template's fields (an upper-case name between two '@') filled from fields (the values
-// are not searched again; any other '@' is kept); false with the field in *err if one has no
-// value
-bool fill_template(const std::string &text,
-                   const std::vector<std::pair<std::string, std::string>> &fields,
-                   std::string *out, std::string *err) {
-  out->clear();
-  for (size_t i = 0; i < text.size(); i++) {
-    size_t b = i + 1;
-    while (b < text.size() && (isupper(static_cast<unsigned char>(text[b])) || text[b] == '_'))
-      b++;
-    if (text[i] != '@' || b == i + 1 || b >= text.size() || text[b] != '@') {
-      *out += text[i];
-      continue;
-    }
-    std::string name = text.substr(i + 1, b - i - 1);
-    auto f = std::find_if(fields.begin(), fields.end(),
-                          [&](const auto &kv) { return kv.first == name; });
-    if (f == fields.end()) {
-      *err = "the template has a field without a value: @" + name + "@";
-      return false;
-    }
-    *out += f->second;
-    i = b;
-  }
-  return true;
-}
 
 // "== name\n<contents>" of each file, for a key; false if one cannot be read
 bool hash_files(const std::vector<std::string> &paths, std::string *h, std::string *err) {
