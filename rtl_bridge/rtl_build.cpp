@@ -251,6 +251,7 @@ struct Step {
   std::string what, command, key, product;
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> notes;  // printed when it runs
+  std::string recipe;              // the makefile the command runs, if one (kept in build.txt)
 };
 
 // Runs a step's command in its temporary folder; its output goes to build.log, shown on failure.
@@ -275,7 +276,8 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
   int rc = otpu_proc_run_group(argv, log.c_str(), &ps);
   if (ps.interrupted) return ps.interrupted;
   if (rc == 0 && ps.code == 0 && !ps.signal && is_file(dir + "/" + st.product)) {
-    std::ofstream(dir + "/build.txt") << st.what << "\n" << st.command << "\n";  // provenance
+    // provenance
+    std::ofstream(dir + "/build.txt") << st.what << "\n" << st.command << "\n" << st.recipe;
     return 0;
   }
   std::string body;
@@ -433,6 +435,7 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
                      &mk, err))
     return false;
   st->files.emplace_back("link.mk", mk);
+  st->recipe = mk;
   st->key = "sim-" + sha_hex(h).substr(0, 24);
   st->product = "otpu-rtl-sim";
   st->what = "the simulator on " + lib.key + rtl_top_name(kind) + " (" + st->key + ")";
