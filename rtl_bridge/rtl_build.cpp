@@ -41,7 +41,7 @@ namespace {
 
 // bumped when what a build step makes changes
 const char kLibVersion[] = "otpu-rtl library 2";
-const char kSimVersion[] = "otpu-rtl simulator 2";
+const char kSimVersion[] = "otpu-rtl simulator 3";
 
 // the adapter Verilated with the RTL (after rtl/sources.txt), and its top module
 const char *const kAdapter[] = {"dpi/otpu_lockstep_dpi.sv", "rtl_bridge/otpu_rtl_tb.sv"};
