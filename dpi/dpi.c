@@ -1,8 +1,10 @@
-/* dpi.c - the DPI-C entry points of the lockstep records (dpi.h). Compiled against the header
- * Verilator generates from the SystemVerilog imports (OTPU_DPI_HEADER, e.g.
- * "Votpu_rtl_tb__Dpi.h"), so a signature that drifts from otpu_lockstep_dpi.sv fails the
- * build. */
+/* dpi.c - the DPI-C entry points of the lockstep records (dpi_entry.h; the observer: dpi.h).
+ * Every C file of dpi/ is compiled against the header Verilator generates from the SystemVerilog
+ * imports (OTPU_DPI_HEADER, e.g. "Votpu_rtl_tb__Dpi.h") as well as dpi_entry.h, so a signature
+ * that drifts from dpi/dpi.def fails the build. */
 #include "dpi.h"
+
+#include "dpi_entry.h"
 
 #include <stddef.h>
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "isa.h"
-#include "rtl_build.h"
+#include "file_util.h"
 
 namespace {
 

@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "cmdline.h"
+#include "file_util.h"
 #include "lockstep_cov.h"
+#include "outcome.h"
 #include "proc.h"
 #include "rtl_build.h"
 #include "report.h"
@@ -186,8 +188,8 @@ int unchecked_verdict(const std::string &bundle, int rc, bool plusargs) {
   char err[1024];
   if (otpu_bundle_read(bundle.c_str(), &b, err, sizeof err)) return bad(printable(err));
   bool expect_error = b.expect_error != 0;
+  bool contradicts = otpu_outcome_judge_failed(&b, rc == 1) != OTPU_OUTCOME_MET;
   otpu_bundle_free(&b);
-  bool contradicts = (rc == 1) != expect_error;
   printf("lockstep: UNCHECKED (--no-check: the RTL ran without the model, nothing was "
          "compared%s): the RTL's own outcome, %s, %s the bundle's expect=%s\n",
          plusargs ? "; the plusargs were not checked either" : "",

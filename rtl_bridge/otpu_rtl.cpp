@@ -16,6 +16,7 @@
 // prebuilt folder (the meson build's, OTPU_RTL_PREBUILT) is searched first. --dut opentpu=PATH
 // runs openTPU's own RTL from a checkout instead (opentpu.h).
 #include "cmdline.h"
+#include "file_util.h"
 #include "rtl_build.h"
 
 #include <unistd.h>

@@ -3,6 +3,8 @@
 #include "rtl_build.h"
 
 #include "cmdline.h"
+#include "file_util.h"
+#include "template.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,7 +41,7 @@ namespace {
 
 // bumped when what a build step makes changes
 const char kLibVersion[] = "otpu-rtl library 2";
-const char kSimVersion[] = "otpu-rtl simulator 2";
+const char kSimVersion[] = "otpu-rtl simulator 3";
 
 // the adapter Verilated with the RTL (after rtl/sources.txt), and its top module
 const char *const kAdapter[] = {"dpi/otpu_lockstep_dpi.sv", "rtl_bridge/otpu_rtl_tb.sv"};
@@ -49,9 +51,10 @@ const char kTop[] = "otpu_rtl_tb";
 const char *const kOpenTpuPackages[] = {"rtl/otpu_protocol_pkg.sv", "rtl/otpu_dpi.sv",
                                         "dpi/otpu_lockstep_dpi.sv"};
 const char kOpenTpuAdapter[] = "rtl_bridge/opentpu/otpu_rtl_tb.sv";
-// the sources of the last step; headers of these folders are in its key too
-const char *const kDriver[] = {"rtl_bridge/rtl_driver.cpp", "rtl_bridge/rtl_host.cpp",
-                               "rtl_bridge/cmdline.cpp"};
+// the sources of the last step (a list, and its makefile's template); headers of these
+// folders are in its key too
+const char kSimSources[] = "rtl_bridge/sim_sources.txt";
+const char kSimMakefile[] = "rtl_bridge/templates/sim_link.mk.in";
 const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
 
 // <prefix>/share/otpu-lockstep or <prefix>/lib of the installed tree this tool runs from, or ""
@@ -122,12 +125,12 @@ std::string tool_version(const std::string &tool) {
   return out;
 }
 
-// the reference RTL's sources (rtl/sources.txt), then the adapter
-bool rtl_sources(std::vector<std::string> *list, std::string *err) {
+// a list of the source tree's files (one a line, # comments), relative to its root
+bool read_list(const std::string &name, std::vector<std::string> *list, std::string *err) {
   std::string root = source_root();
-  std::ifstream f(root + "/rtl/sources.txt");
+  std::ifstream f(root + "/" + name);
   if (!f) {
-    *err = "cannot read " + root + "/rtl/sources.txt (set OTPU_SOURCE_ROOT)";
+    *err = "cannot read " + root + "/" + name + " (set OTPU_SOURCE_ROOT)";
     return false;
   }
   std::string line;
@@ -136,9 +139,16 @@ bool rtl_sources(std::vector<std::string> *list, std::string *err) {
     size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
     if (a != std::string::npos) list->push_back(line.substr(a, b - a + 1));
   }
+  return true;
+}
+
+// the reference RTL's sources (rtl/sources.txt), then the adapter
+bool rtl_sources(std::vector<std::string> *list, std::string *err) {
+  if (!read_list("rtl/sources.txt", list, err)) return false;
   list->insert(list->end(), std::begin(kAdapter), std::end(kAdapter));
   return true;
 }
+
 
 // "== name\n<contents>" of each file, for a key; false if one cannot be read
 bool hash_files(const std::vector<std::string> &paths, std::string *h, std::string *err) {
@@ -241,6 +251,7 @@ struct Step {
   std::string what, command, key, product;
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::string> notes;  // printed when it runs
+  std::string recipe;              // the makefile the command runs, if one (kept in build.txt)
 };
 
 // Runs a step's command in its temporary folder; its output goes to build.log, shown on failure.
@@ -265,7 +276,8 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
   int rc = otpu_proc_run_group(argv, log.c_str(), &ps);
   if (ps.interrupted) return ps.interrupted;
   if (rc == 0 && ps.code == 0 && !ps.signal && is_file(dir + "/" + st.product)) {
-    std::ofstream(dir + "/build.txt") << st.what << "\n" << st.command << "\n";  // provenance
+    // provenance
+    std::ofstream(dir + "/build.txt") << st.what << "\n" << st.command << "\n" << st.recipe;
     return 0;
   }
   std::string body;
@@ -369,15 +381,27 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
     for (size_t k; (k = s->find("@OBJ@")) != std::string::npos;)
       s->replace(k, 5, shell_quote(libdir));
   }
-  std::vector<std::string> cpp(std::begin(kDriver), std::end(kDriver));
-  cpp.push_back(kind == RtlTopKind::kSystemC ? "rtl_bridge/otpu_rtl_sc.cpp"
-                                             : "rtl_bridge/otpu_rtl_sim.cpp");
-  cpp.push_back(dut.opentpu ? "rtl_bridge/dut_stage_opentpu.cpp"
-                            : "rtl_bridge/dut_stage_reference.cpp");
-  std::vector<std::string> paths;
-  for (const auto &s : cpp) paths.push_back(root + "/" + s);
-  paths.push_back(root + "/dpi/dpi.c");
-  std::string inc = " -I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
+  std::vector<std::string> srcs;
+  if (!read_list(kSimSources, &srcs, err)) return false;
+  srcs.push_back(kind == RtlTopKind::kSystemC ? "rtl_bridge/otpu_rtl_sc.cpp"
+                                              : "rtl_bridge/otpu_rtl_sim.cpp");
+  srcs.push_back(dut.opentpu ? "rtl_bridge/dut_stage_opentpu.cpp"
+                             : "rtl_bridge/dut_stage_reference.cpp");
+  std::string cxx_objs, c_objs;
+  std::vector<std::string> paths = {root + "/" + kSimSources, root + "/" + kSimMakefile};
+  for (const auto &s : srcs) {
+    std::string dir = s.substr(0, s.rfind('/')), o = " " + s.substr(s.rfind('/') + 1) + ".o";
+    if (dir == "rtl_bridge" && s.size() > 4 && s.compare(s.size() - 4, 4, ".cpp") == 0) {
+      cxx_objs += o;
+    } else if (dir == "dpi" && s.size() > 2 && s.compare(s.size() - 2, 2, ".c") == 0) {
+      c_objs += o;
+    } else {
+      *err = std::string(kSimSources) + ": " + s + " is neither rtl_bridge/*.cpp nor dpi/*.c";
+      return false;
+    }
+    paths.push_back(root + "/" + s);
+  }
+  std::string inc = "-I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
                     " -I" + shell_quote(root + "/checker") + " -I" + shell_quote(root + "/sim");
   std::string h = std::string(kSimVersion) + "\n" + lib.key + "\n" + flags + "\n" +
                   tool_version("c++") + tool_version("cc");
@@ -393,73 +417,33 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
   if (!hash_files(paths, &h, err)) return false;
   for (const auto &l : libs)
     if (!hash_library(l, &h, err)) return false;
-  // a makefile: the sources compiled in parallel, then linked
-  std::string mk = "otpu-rtl-sim:", objs;
-  std::string rules;
-  for (const auto &s : cpp) {
-    std::string o = s.substr(s.rfind('/') + 1) + ".o";
-    objs += " " + o;
-    rules += o + ":\n\t" + compile + " -O2" + inc + " -c " + shell_quote(root + "/" + s) +
-             " -o " + o + "\n";
-  }
-  objs += " dpi.c.o";
-  rules += "dpi.c.o:\n\tcc -std=c11 -O2 -D_GNU_SOURCE " + cflags + inc +
-           " '-DOTPU_DPI_HEADER=\"V" + kTop + "__Dpi.h\"' -c " + shell_quote(root + "/dpi/dpi.c") +
-           " -o $@\n";
-  std::string ld;
+  std::string ld, tmpl, mk;
   for (const auto &l : libs) ld += " " + shell_quote(l);
-  mk += objs + "\n\t" + compile.substr(0, compile.find(' ')) + objs + " " +
-        shell_quote(libdir + "/libotpu_rtl.a") + ld + " " + link + " -lnettle -lm" +
-        (kind == RtlTopKind::kTraced ? " -lz" : "") + " -o $@\n" + rules;
+  if (!read_file(root + "/" + kSimMakefile, &tmpl)) {
+    *err = "cannot read " + root + "/" + kSimMakefile + " (set OTPU_SOURCE_ROOT)";
+    return false;
+  }
+  if (!fill_template(tmpl,
+                     {{"CXX_OBJS", cxx_objs}, {"C_OBJS", c_objs},
+                      {"LINKER", compile.substr(0, compile.find(' '))},
+                      {"RTL_LIB", shell_quote(libdir + "/libotpu_rtl.a")},
+                      {"LOCKSTEP_LIBS", ld},
+                      {"LINK_FLAGS", link + " -lnettle -lm" +
+                                         (kind == RtlTopKind::kTraced ? " -lz" : "")},
+                      {"COMPILE", compile}, {"INCLUDES", inc}, {"ROOT", shell_quote(root)},
+                      {"DPI_CFLAGS", cflags}, {"DPI_HEADER", std::string("V") + kTop + "__Dpi.h"}},
+                     &mk, err))
+    return false;
+  st->files.emplace_back("link.mk", mk);
+  st->recipe = mk;
   st->key = "sim-" + sha_hex(h).substr(0, 24);
   st->product = "otpu-rtl-sim";
   st->what = "the simulator on " + lib.key + rtl_top_name(kind) + " (" + st->key + ")";
-  st->command = "printf '%s' " + shell_quote(mk) + " > link.mk && make -j " + jobs() +
-                " -f link.mk";
+  st->command = "make -j " + jobs() + " -f link.mk";
   return true;
 }
 
 }  // namespace
-
-std::string env_or(const char *name, const std::string &def) {
-  const char *v = getenv(name);
-  return v && *v ? std::string(v) : def;
-}
-
-bool read_file(const std::string &path, std::string *out) {
-  // a regular file of bounded size only (input.h): a FIFO or a device in a checkout, a report
-  // folder or a cache is refused, never read until it ends
-  char *data = nullptr, err[64];
-  size_t len = 0;
-  if (otpu_input_read(path.c_str(), size_t(1) << 30, &data, &len, err, sizeof err)) return false;
-  out->assign(data, len);
-  free(data);
-  return true;
-}
-
-bool is_file(const std::string &p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool mkdirs(const std::string &p) {
-  std::string cur;
-  std::stringstream ss(p);
-  std::string part;
-  if (!p.empty() && p[0] == '/') cur = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    if (mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST) return false;
-  }
-  return true;
-}
-
-std::string shell_quote(const std::string &s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
 
 const char *rtl_top_name(RtlTopKind kind) {
   switch (kind) {
@@ -468,121 +452,6 @@ const char *rtl_top_name(RtlTopKind kind) {
     case RtlTopKind::kCoverage: return " with code coverage";
     default: return "";
   }
-}
-
-std::string config_str(const otpu_config &c) {
-  char buf[512];
-  return otpu_config_str(&c, buf, sizeof buf);
-}
-
-std::string rtl_config_problem(const otpu_config &c) {
-  // the RTL's limit and the bundle's value, in one sentence
-  auto no = [](const char *limit, const char *name, uint64_t v) {
-    return std::string(limit) + " (the bundle has " + name + "=" + std::to_string(v) + ")";
-  };
-  // (beyond what the model checks, otpu_config_check)
-  if (c.revision != OTPU_REV_CURRENT)  // the reference RTL is written to the current ISA only
-    return std::string("the reference RTL implements the current ISA only (the bundle has "
-                       "REV=") + otpu_rev_name(c.revision) + ")";
-  if (c.ACT_BLOCKS < 1 || c.ACT_BLOCKS > 256)
-    return no("ACT_BLOCKS must be 1..256", "ACT_BLOCKS", c.ACT_BLOCKS);
-  if (c.TMEM_WORDS < 1 || c.TMEM_WORDS > (uint64_t(1) << 26))
-    return no("TMEM_WORDS must be 1..2^26", "TMEM_WORDS", c.TMEM_WORDS);
-  if (c.IMEM_WORDS > (uint64_t(1) << 26))
-    return no("IMEM_WORDS must be at most 2^26", "IMEM_WORDS", c.IMEM_WORDS);
-  if (c.ACT_ROWS > 255) return no("ACT_ROWS must be 0..255", "ACT_ROWS", c.ACT_ROWS);
-  return "";
-}
-
-bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err,
-                        const RtlDut &dut) {
-  otpu_bundle b;
-  char e[1024];
-  bool ok = otpu_bundle_read(dir.c_str(), &b, e, sizeof e) == 0;
-  std::string bad;
-  if (ok) {
-    *c = b.cfg;
-    bad = dut.opentpu ? opentpu_problem(dut.tree, b) : rtl_config_problem(*c);
-  } else {
-    *err = e;
-  }
-  otpu_bundle_free(&b);
-  if (!ok) return false;
-  if (!bad.empty()) *err = dir + (dut.opentpu ? ": " : "/case.txt: unsupported Config: ") + bad;
-  return bad.empty();
-}
-
-bool parse_dut(const std::string &value, RtlDut *d, std::string *err) {
-  *d = RtlDut();
-  if (value == "reference") return true;
-  if (value.compare(0, 8, "opentpu=") != 0 || value.size() == 8) {
-    *err = "--dut needs reference or opentpu=PATH (an openTPU checkout), not '" + value + "'";
-    return false;
-  }
-  char abs[4096];
-  if (!realpath(value.c_str() + 8, abs)) {
-    *err = "--dut " + value + ": " + strerror(errno);
-    return false;
-  }
-  d->opentpu = true;
-  return opentpu_read(abs, &d->tree, err);
-}
-
-bool dut_from_env(RtlDut *d, std::string *err) {
-  *d = RtlDut();
-  std::string v = env_or("OTPU_DUT", "");
-  if (v.empty() || parse_dut(v, d, err)) return true;
-  *err = "OTPU_DUT: " + *err;
-  return false;
-}
-
-std::string dut_note(const RtlDut &d) {
-  if (!d.opentpu) return "the reference RTL";
-  std::string n = "openTPU's RTL at " + d.tree.root + " (ISA revision " +
-                  otpu_rev_name(d.tree.rev) + "; ";
-  if (d.tree.workarounds.empty()) return n + "built as it is)";
-  n += std::to_string(d.tree.workarounds.size()) + " Verilator 5.006 workaround(s) in the build's "
-       "copy:";
-  for (const auto &w : d.tree.workarounds) n += " " + w.substr(0, w.find(": "));
-  return n + ")";
-}
-
-bool config_from_args(const std::vector<std::string> &bundles,
-                      const std::vector<std::string> &fields, otpu_config *c, std::string *err,
-                      const RtlDut &dut) {
-  *c = otpu_config_default();
-  if (dut.opentpu) c->revision = dut.tree.rev;
-  for (const auto &dir : bundles)  // (a folder's name may hold '=')
-    if (!read_bundle_config(dir, c, err, dut)) return false;
-  for (const auto &w : fields) {
-    size_t eq = w.find('=');
-    std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
-    uint64_t x = 0;
-    if (eq == std::string::npos || !parse_count(v, &x)) {
-      *err = "'" + printable(w) + "': not KEY=VALUE with a number (decimal, or hex with 0x)";
-      return false;
-    }
-    int r = otpu_config_set(c, k.c_str(), x);
-    if (r) {
-      *err = r == -1 ? "unknown Config field '" + printable(k) + "'"
-                     : printable(k) + "=" + v + " is too large";
-      return false;
-    }
-  }
-  char why[256];
-  otpu_bundle b{};
-  b.cfg = *c;
-  std::string bad = otpu_config_check(c, why, sizeof why) ? why
-                    : dut.opentpu ? opentpu_problem(dut.tree, b) : rtl_config_problem(*c);
-  if (!bad.empty()) *err = "unsupported Config: " + bad;
-  return bad.empty();
-}
-
-// opentpu/isasim.py's default Config, and the one most golden vectors use (256 KiB of DRAM)
-std::vector<otpu_config> default_configs() {
-  otpu_config a = otpu_config_default(), b = a;
-  b.DRAM_BYTES = 262144;
-  return {a, b};
 }
 
 std::string rtl_source_root() { return source_root(); }

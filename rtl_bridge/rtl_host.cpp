@@ -1,8 +1,8 @@
-// rtl_host.cpp - host.txt on the RTL (rtl_host.h): the DPI functions of rtl/otpu_dpi.sv's host
-// part and the device the executor acts on.
+// rtl_host.cpp - host.txt on the RTL (rtl_host.h): the host the RTL's host calls reach (dpi.h,
+// otpu_dpi_serve_host) and the device the executor acts on.
 #include "rtl_host.h"
 
-#include "Votpu_rtl_tb__Dpi.h"
+#include "dpi.h"
 
 #include <cstdio>
 #include <deque>
@@ -36,23 +36,19 @@ struct Host {
 };
 Host *g_host = nullptr;
 
-Slice *slice(int sid) {
-  return g_host && sid >= 0 && size_t(sid) < g_host->sl.size() ? &g_host->sl[size_t(sid)] : nullptr;
-}
-
 Slice &at(void *dev, uint32_t s) { return static_cast<Host *>(dev)->sl[s]; }
 
-int polling(void *d, uint32_t s) { return at(d, s).polling && !at(d, s).halted; }
-int halted(void *d, uint32_t s) { return at(d, s).halted || at(d, s).error; }
-int stopped(void *d, uint32_t s) {
+int dev_polling(void *d, uint32_t s) { return at(d, s).polling && !at(d, s).halted; }
+int dev_halted(void *d, uint32_t s) { return at(d, s).halted || at(d, s).error; }
+int dev_stopped(void *d, uint32_t s) {
   const Slice &x = at(d, s);
   return x.halted || x.error || x.polling || x.collective;
 }
-uint64_t polls(void *d, uint32_t s) { return at(d, s).polls; }
-uint64_t now(void *d) { return static_cast<Host *>(d)->cycle; }
+uint64_t dev_polls(void *d, uint32_t s) { return at(d, s).polls; }
+uint64_t dev_now(void *d) { return static_cast<Host *>(d)->cycle; }
 
 // queued, then done once the DRAM took every word
-int write(void *d, uint32_t s, uint64_t addr, const uint32_t *w, size_t n, char *, size_t) {
+int dev_write(void *d, uint32_t s, uint64_t addr, const uint32_t *w, size_t n, char *, size_t) {
   Slice &x = at(d, s);
   if (!x.queue.empty()) return 1;
   if (x.writing == w) {
@@ -66,7 +62,7 @@ int write(void *d, uint32_t s, uint64_t addr, const uint32_t *w, size_t n, char 
   return 1;
 }
 
-int read(void *d, uint32_t s, uint64_t addr, uint32_t *w, size_t n) {
+int dev_read(void *d, uint32_t s, uint64_t addr, uint32_t *w, size_t n) {
   Slice &x = at(d, s);
   if (!x.queue.empty()) return 1;
   if (x.read.size() < n) {
@@ -79,7 +75,7 @@ int read(void *d, uint32_t s, uint64_t addr, uint32_t *w, size_t n) {
   return 0;
 }
 
-int run(void *d, uint32_t s, const uint32_t *prog, size_t nwords, const uint32_t args[8], char *,
+int dev_run(void *d, uint32_t s, const uint32_t *prog, size_t nwords, const uint32_t args[8], char *,
         size_t) {
   Slice &x = at(d, s);
   x.run = true;
@@ -90,7 +86,62 @@ int run(void *d, uint32_t s, const uint32_t *prog, size_t nwords, const uint32_t
   return 0;
 }
 
-const otpu_host_device kDevice = {polling, halted, stopped, polls, now, write, read, run};
+// (named apart from the executor's members that call them)
+const otpu_host_device kDevice = {dev_polling, dev_halted, dev_stopped, dev_polls, dev_now,
+                                   dev_write, dev_read, dev_run};
+
+// ---- the RTL's host calls (dpi.h: otpu_dpi_host) ----------------------------------------------
+Slice *slice(void *host, uint32_t sid) {
+  Host *h = static_cast<Host *>(host);
+  return sid < h->sl.size() ? &h->sl[sid] : nullptr;
+}
+
+void on_poll(void *h, uint32_t sid, int waiting) {
+  if (Slice *x = slice(h, sid)) {
+    x->polling = waiting != 0;
+    x->polls += waiting != 0;
+  }
+}
+
+void on_level(void *h, uint32_t sid, int is_halted, int error, int collective) {
+  if (Slice *x = slice(h, sid)) {
+    x->halted = is_halted != 0;
+    x->error = error != 0;
+    x->collective = collective != 0;
+  }
+}
+
+int on_dram(void *h, uint32_t sid, uint32_t *addr, uint32_t *data) {
+  Slice *x = slice(h, sid);
+  if (!x || x->queue.empty()) return 0;
+  Access a = x->queue.front();
+  x->queue.pop_front();
+  *addr = a.addr;
+  *data = a.data;
+  return a.write ? 1 : 2;
+}
+
+void on_dram_read(void *h, uint32_t sid, uint32_t addr, uint32_t data) {
+  if (Slice *x = slice(h, sid)) x->read[addr] = data;
+}
+
+int on_run(void *h, uint32_t sid) {
+  Slice *x = slice(h, sid);
+  if (!x || !x->run) return -1;
+  x->run = false;
+  return int(x->prog ? x->prog_words / 8 : 0);
+}
+
+uint32_t on_prog_word(void *h, uint32_t sid, uint32_t idx) {
+  Slice *x = slice(h, sid);
+  return x && x->prog && idx < x->prog_words ? x->prog[idx] : 0u;
+}
+
+uint32_t on_arg(void *h, uint32_t sid, uint32_t k) {
+  Slice *x = slice(h, sid);
+  return x && k < 8 ? x->args[k] : 0u;
+}
+
 
 }  // namespace
 
@@ -102,10 +153,14 @@ bool rtl_host_open(const otpu_bundle &b, uint64_t drop_write) {
   uint32_t args[8] = {};
   for (unsigned k = 0; k < b.nargs && k < 8; k++) args[k] = b.args[k];
   g_host->exec = otpu_host_new(&b.host, b.cfg.S, args);
+  otpu_dpi_host calls{g_host, on_poll, on_level, on_dram, on_dram_read, on_run, on_prog_word,
+                      on_arg};
+  otpu_dpi_serve_host(&calls);
   return g_host->exec != nullptr;
 }
 
 void rtl_host_close() {
+  otpu_dpi_serve_host(nullptr);
   if (g_host) otpu_host_free(g_host->exec);
   delete g_host;
   g_host = nullptr;
@@ -128,50 +183,3 @@ bool rtl_host_saw_stop() {
 }
 
 const otpu_host *rtl_host() { return g_host ? g_host->exec : nullptr; }
-
-// ---- DPI-C (rtl/otpu_dpi.sv) ------------------------------------------------------------------
-void otpu_host_poll(int sid, int waiting) {
-  if (Slice *x = slice(sid)) {
-    x->polling = waiting != 0;
-    x->polls += waiting != 0;
-  }
-}
-
-void otpu_host_level(int sid, int is_halted, int error, int collective) {
-  if (Slice *x = slice(sid)) {
-    x->halted = is_halted != 0;
-    x->error = error != 0;
-    x->collective = collective != 0;
-  }
-}
-
-int otpu_host_dram(int sid, unsigned int *addr, unsigned int *data) {
-  Slice *x = slice(sid);
-  if (!x || x->queue.empty()) return 0;
-  Access a = x->queue.front();
-  x->queue.pop_front();
-  *addr = a.addr;
-  *data = a.data;
-  return a.write ? 1 : 2;
-}
-
-void otpu_host_dram_read(int sid, unsigned int addr, unsigned int data) {
-  if (Slice *x = slice(sid)) x->read[addr] = data;
-}
-
-int otpu_host_run(int sid) {
-  Slice *x = slice(sid);
-  if (!x || !x->run) return -1;
-  x->run = false;
-  return int(x->prog ? x->prog_words / 8 : 0);
-}
-
-unsigned int otpu_host_prog_word(int sid, int idx) {
-  Slice *x = slice(sid);
-  return x && x->prog && idx >= 0 && size_t(idx) < x->prog_words ? x->prog[idx] : 0u;
-}
-
-unsigned int otpu_host_arg(int sid, int k) {
-  Slice *x = slice(sid);
-  return x && k >= 0 && k < 8 ? x->args[k] : 0u;
-}

@@ -1,7 +1,7 @@
 // rtl_host.h - host.txt on the RTL (sim/host.h): the driver plays the host of a run bundle.
 // It runs the bundle's steps every cycle through libotpusim's executor, on a device made of
-// the levels the RTL reports (rtl/otpu_dpi.sv: a WAITW that polls, a slice halted or at a
-// BAR) and the host's DRAM words and restarts the RTL takes, one edge later. Steps before the
+// the levels the RTL reports (dpi/dpi.h, otpu_dpi_host: a WAITW that polls, a slice halted or
+// at a BAR) and the host's DRAM words and restarts the RTL takes, one edge later. Steps before the
 // first wait run during reset, before any instruction, as the model runs them before its first.
 #ifndef OTPU_RTL_HOST_H
 #define OTPU_RTL_HOST_H

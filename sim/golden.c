@@ -8,6 +8,7 @@
 
 #include "bundle.h"
 #include "input.h"
+#include "outcome.h"
 #include "trace.h"
 
 static int say(char *r, size_t n, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -84,14 +85,15 @@ int otpu_golden_compare(const otpu_bundle *b, const char *dir, char *const *trac
     const otpu_error *me = otpu_machine_error(m);
     otpu_err_kind kind = failed ? me->kind : OTPU_ERR_NONE;
     char q[200];
-    if (b->expect_error != failed)
+    otpu_outcome met = otpu_outcome_judge(b, kind);
+    if (met == OTPU_OUTCOME_ERROR || met == OTPU_OUTCOME_NO_ERROR)
         rc = say(r, n, 1, "%s: expected %s, got %s", dir,
                  !b->expect_error ? "a clean run"
                  : b->error[0] ? otpu_escape(b->error, strlen(b->error), q, sizeof q)
                  : "an error", failed ? me->msg : "a clean run");
-    else if (failed && b->error[0] && otpu_err_classify(b->error) != kind)
+    else if (met == OTPU_OUTCOME_WRONG_KIND)
         rc = say(r, n, 1, "%s: expected a %s error ('%s'), got %s ('%s')", dir,
-                 otpu_err_kind_name(otpu_err_classify(b->error)),
+                 otpu_err_kind_name(otpu_outcome_wanted(b)),
                  otpu_escape(b->error, strlen(b->error), q, sizeof q), otpu_err_kind_name(kind),
                  me->msg);
     for (uint32_t s = 0; s < S && !rc; s++) {

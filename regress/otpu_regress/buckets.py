@@ -103,7 +103,7 @@ def _from_facts(d):
                    "the shape of the difference is not known)")
 
 
-OUTCOME = [  # otpu-lockstep's UNEXPECTED OUTCOME lines (rtl_bridge/rtl_driver.cpp)
+OUTCOME = [  # otpu-lockstep's UNEXPECTED OUTCOME lines (rtl_bridge/rtl_verdict.cpp)
     (re.compile(r"agree on a clean run, but the bundle expects an error"),
      lambda m: ("error-vs-clean", "RTL and model agree on a clean run; the bundle expects an "
                                   "error")),
