@@ -10,6 +10,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "sim"))
 import gen_protocol  # noqa: E402  (the write spaces: the first of the one numbering)
+import gen_files  # noqa: E402
 
 DEF = os.path.join(ROOT, "dpi", "dpi.def")
 C_OUT = os.path.join(ROOT, "dpi", "dpi_entry.h")
@@ -129,20 +130,7 @@ def main():
     except Bad as e:
         print(f"gen_dpi: {e}")
         return 2
-    stale = []
-    for path, text in files:
-        old = open(path).read() if os.path.exists(path) else None
-        if old == text:
-            continue
-        if check:
-            stale.append(path)
-        else:
-            open(path, "w").write(text)
-            print(f"gen_dpi: wrote {os.path.relpath(path, ROOT)}")
-    for p in stale:
-        print(f"gen_dpi: {os.path.relpath(p, ROOT)} is not what dpi/dpi.def describes "
-              "(run dpi/gen_dpi.py)")
-    return 1 if stale else 0
+    return gen_files.write_or_check("dpi/gen_dpi.py", "dpi/dpi.def", files, ROOT, check)
 
 
 if __name__ == "__main__":

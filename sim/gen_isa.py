@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import sys
+import gen_files
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNITS = ("SEQ", "DMA", "MXU", "QUANT", "VPU", "COLL")
@@ -739,21 +740,7 @@ def main(argv):
     except DefError as e:
         print(f"gen_isa: {e}", file=sys.stderr)
         return 2
-    stale = []
-    for path, text in outs:
-        old = open(path).read() if os.path.exists(path) else None
-        if old == text:
-            continue
-        if check:
-            stale.append(path)
-        else:
-            with open(path, "w") as f:
-                f.write(text)
-            print(f"gen_isa: wrote {os.path.relpath(path, root)}")
-    for p in stale:
-        print(f"gen_isa: {os.path.relpath(p, root)} is not what sim/isa.def describes "
-              "(run sim/gen_isa.py)")
-    return 1 if stale else 0
+    return gen_files.write_or_check("sim/gen_isa.py", "sim/isa.def", outs, root, check)
 
 
 if __name__ == "__main__":

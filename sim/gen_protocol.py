@@ -6,6 +6,7 @@
 """
 import os
 import sys
+import gen_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEF = os.path.join(ROOT, "sim", "protocol.def")
@@ -126,20 +127,8 @@ def sv_text(d):
 def main():
     d = read(DEF)
     check = "--check" in sys.argv[1:]
-    stale = []
-    for path, text in ((C_OUT, c_text(d)), (SV_OUT, sv_text(d))):
-        old = open(path).read() if os.path.exists(path) else None
-        if old == text:
-            continue
-        if check:
-            stale.append(path)
-        else:
-            open(path, "w").write(text)
-            print(f"gen_protocol: wrote {os.path.relpath(path, ROOT)}")
-    for p in stale:
-        print(f"gen_protocol: {os.path.relpath(p, ROOT)} is not what sim/protocol.def describes "
-              "(run sim/gen_protocol.py)")
-    return 1 if stale else 0
+    return gen_files.write_or_check("sim/gen_protocol.py", "sim/protocol.def",
+                                    ((C_OUT, c_text(d)), (SV_OUT, sv_text(d))), ROOT, check)
 
 
 if __name__ == "__main__":
