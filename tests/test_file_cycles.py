@@ -35,7 +35,10 @@ def graph(root):
         out = set()
         for p in paths:
             for inc in INCLUDE.findall(open(p, errors="replace").read()):
-                for target in by_header.get(os.path.basename(inc), []):
+                targets = by_header.get(os.path.basename(inc), [])
+                # a header beside the including file is the one the compiler finds first
+                near = [t for t in targets if os.path.dirname(t) == os.path.dirname(mod)]
+                for target in near or targets:
                     if target != mod:
                         out.add(target)
         edges[mod] = sorted(out)
