@@ -137,10 +137,7 @@ static void inputs(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d
         if (in->write || in->space == OTPU_SP_REG || seen)
             continue;
         otpu_div_input *x = &d->inputs[d->ninputs++];
-        memset(x, 0, sizeof *x);
-        x->space = in->space;
-        x->lo = in->lo;
-        x->hi = in->hi;
+        *x = (otpu_div_input){.space = in->space, .lo = in->lo, .hi = in->hi};
         uint64_t lim = c->nprod < PRODUCERS ? c->nprod : PRODUCERS;
         for (uint64_t i = 0; i < lim && !x->found; i++) {
             const producer *p = &c->prod[(c->nprod - 1 - i) % PRODUCERS];

@@ -466,6 +466,14 @@ static int facts_begin(otpu_checker *c, facts *ops, facts *steps)
     return 0;
 }
 
+/* facts_begin, then the model replayed up to instruction n of slice s (NULL on failure) */
+static otpu_machine *begin_at(otpu_checker *c, uint32_t s, uint64_t n, facts *ops, facts *steps)
+{
+    if (facts_begin(c, ops, steps) || !c->bundle)
+        return NULL;
+    return replay_to(c->bundle, s, n);
+}
+
 static void facts_end(const facts *ops, const facts *steps, otpu_divergence *d)
 {
     d->operands = ops->f;
@@ -491,9 +499,7 @@ int ck_explain_register(otpu_checker *c, uint32_t s, const regw *w, const uint32
                         otpu_divergence *d)
 {
     facts ops, steps;
-    if (facts_begin(c, &ops, &steps))
-        return -1;
-    otpu_machine *m = c->bundle ? replay_to(c->bundle, s, w->n) : NULL;
+    otpu_machine *m = begin_at(c, s, w->n, &ops, &steps);
     if (!m)
         return -1;
     otpu_slice_view v = otpu_machine_view(m, s);
@@ -635,9 +641,7 @@ int ck_explain(otpu_checker *c, uint32_t s, const rec *r, otpu_divergence *d)
 {
     d->noperands = d->nintermediates = 0;
     facts ops, steps;
-    if (facts_begin(c, &ops, &steps))
-        return -1;
-    otpu_machine *m = c->bundle ? replay_to(c->bundle, s, r->n) : NULL;
+    otpu_machine *m = begin_at(c, s, r->n, &ops, &steps);
     if (!m)
         return -1;
     otpu_slice_view v = otpu_machine_view(m, s);

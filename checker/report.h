@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "report_terms.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,10 +22,6 @@ typedef struct {
     uint64_t wave_marker; /* the waveform's time (its units) showing the diverging record */
 } otpu_report_info;
 
-/* "register", "TMEM", "DRAM", "ACT", "ASCALE" */
-const char *otpu_space_label(otpu_space s);
-/* ulp distance of two fp32 bit patterns (0 when equal; a large number across NaN/sign). */
-uint64_t otpu_ulp_distance(uint32_t a, uint32_t b);
 
 void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info);
 void otpu_report_json(FILE *f, const otpu_divergence *d, const otpu_report_info *info);

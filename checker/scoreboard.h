@@ -1,5 +1,5 @@
 /* scoreboard.h - the lockstep checker's state and the pieces its files share (internal to
- * libotpucheck; the contract is check.h). check.c holds the model's side and the instruction
+ * libotpucheck; the contract is check.h). scoreboard.c holds the model's side and the instruction
  * events; check_writes.c judges writes and register writes; check_order.c the order of
  * conflicting instructions; check_state.c the halt and the end of the run; divergence.c
  * fills the record of the first divergence. */
@@ -103,7 +103,7 @@ struct otpu_checker {
 
 enum { REGQ = 4096 };
 
-/* check.c */
+/* scoreboard.c */
 int ck_bad_call(otpu_checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ck_check_slice(otpu_checker *c, uint32_t s);
 int ck_windowed(unsigned op);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_terms.h"
 
 /* The first word of a disassembly ("VOP", "MM", ...); "-" for none. */
 static void opcode_of(const otpu_div_instr *i, int has, char *out, size_t n)

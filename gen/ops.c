@@ -471,21 +471,11 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
         d->o = tm(c, d->rows).value;
         break;
     }
-    case OTPU_OP_MM:
-        mm(c, &o.mm);
-        break;
-    case OTPU_OP_QACT:
-        qact(c, &o.qact);
-        break;
-    case OTPU_OP_QST:
-        qst(c, &o.qst);
-        break;
-    case OTPU_OP_VOP:
-        vop(c, &o.vop);
-        break;
-    case OTPU_OP_GATHER:
-        gather(c, &o.gather);
-        break;
+    case OTPU_OP_MM: mm(c, &o.mm); break;
+    case OTPU_OP_QACT: qact(c, &o.qact); break;
+    case OTPU_OP_QST: qst(c, &o.qst); break;
+    case OTPU_OP_VOP: vop(c, &o.vop); break;
+    case OTPU_OP_GATHER: gather(c, &o.gather); break;
     default: /* NOP, BAR, HALT (plain), LOOP (the builder's) */
         break;
     }

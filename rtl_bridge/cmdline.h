@@ -16,6 +16,28 @@ std::string printable(const std::string &s);
 // a count: decimal without leading zeros, or 0x hex, within 64 bits; false for anything else
 bool parse_count(const std::string &v, uint64_t *out);
 
+// Walks argv from a first index: next() gives each word, value() the word after the current
+// option (false when there is none). The RTL tools' option loops share it.
+class ArgWalk {
+ public:
+  ArgWalk(int argc, char **argv, int first) : argc_(argc), argv_(argv), i_(first - 1) {}
+  bool next(std::string *word) {
+    if (++i_ >= argc_) return false;
+    *word = argv_[i_];
+    return true;
+  }
+  bool value(std::string *out) {
+    if (i_ + 1 >= argc_) return false;
+    *out = argv_[++i_];
+    return true;
+  }
+
+ private:
+  int argc_;
+  char **argv_;
+  int i_;
+};
+
 // The value of the plusarg prefix (e.g. "+otpu_host_drop_write=") as checked by
 // check_plusargs, or 0 when it is not given.
 uint64_t plusarg_value(const std::vector<std::string> &plusargs, const std::string &prefix);

@@ -207,13 +207,9 @@ int cmd_run(int argc, char **argv) {
   RtlDut dut;
   std::string dut_arg, dut_err;
   if (!dut_from_env(&dut, &dut_err)) return bad(printable(dut_err));
-  for (int i = 2; i < argc; i++) {
-    std::string a = argv[i];
-    auto val = [&](std::string *out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
+  ArgWalk args(argc, argv, 2);
+  auto val = [&](std::string *out) { return args.value(out); };
+  for (std::string a; args.next(&a);) {
     std::string v;
     if (a == "-h" || a == "--help") {
       fputs(kUsage, stdout);

@@ -20,13 +20,9 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
     return !v.empty() && !*end && v[0] >= '0' && v[0] <= '9' && errno == 0;
   };
   LockstepArgs &la = o->la;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    auto val = [&](std::string *out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
+  ArgWalk args(argc, argv, 1);
+  auto val = [&](std::string *out) { return args.value(out); };
+  for (std::string a; args.next(&a);) {
     std::string v;
     bool ok = true;
     if (a == "--dump") ok = val(&o->dump_dir);

@@ -211,6 +211,15 @@ static void last_line(const char *log, char *out, size_t n)
     free(text);
 }
 
+void shrink_oracle_free(shrink_oracle *o)
+{
+    if (!o)
+        return;
+    free(o->keys);
+    free(o->verdicts);
+    free(o);
+}
+
 shrink_oracle *shrink_oracle_new(const shrink_oracle_options *opt, const otpu_bundle *b,
                                  char *err, size_t n)
 {
@@ -257,15 +266,6 @@ shrink_oracle *shrink_oracle_new(const shrink_oracle_options *opt, const otpu_bu
         return NULL;
     }
     return o;
-}
-
-void shrink_oracle_free(shrink_oracle *o)
-{
-    if (!o)
-        return;
-    free(o->keys);
-    free(o->verdicts);
-    free(o);
 }
 
 int shrink_oracle_fails(const shrink_oracle *o)

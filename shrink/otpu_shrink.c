@@ -54,10 +54,7 @@ typedef struct {
 
 static int bad(const char *fmt, const char *a)
 {
-    char q[300];
-    fprintf(stderr, "otpu-shrink: ");
-    fprintf(stderr, fmt, otpu_escape(a, strlen(a), q, sizeof q));
-    fprintf(stderr, "\n");
+    otpu_print_quoting(stderr, "otpu-shrink: ", fmt, a);
     return 2;
 }
 

@@ -38,6 +38,17 @@ static void progress(const shrink_state *st, const char *pass)
             (unsigned long long)c.tried);
 }
 
+/* A try's result r (-1 error, 0 not kept, 1 the smaller candidate kept), passed on; a kept one
+ * sets *changed and reports the pass. */
+static int kept(const shrink_state *st, int r, int *changed, const char *pass)
+{
+    if (r == 1) {
+        *changed = 1;
+        progress(st, pass);
+    }
+    return r;
+}
+
 /* The oracle on the bundle as it is now (already edited by the caller): 1 same failure, 0
  * not (or the candidate budget is spent), -1 error. */
 static int judge(shrink_state *st)
@@ -127,13 +138,8 @@ int shrink_slices(shrink_state *st)
     for (uint32_t k = st->b->cfg.S; k-- > 0 && st->b->cfg.S > 1;) {
         if (k >= st->b->cfg.S)
             continue;
-        int r = try_without_slice(st, k);
-        if (r < 0)
+        if (kept(st, try_without_slice(st, k), &changed, "slices") < 0)
             return -1;
-        if (r) {
-            changed = 1;
-            progress(st, "slices");
-        }
     }
     return changed;
 }
@@ -204,11 +210,7 @@ int shrink_fold_registers(shrink_state *st)
             free(w);
             continue;
         }
-        r = try_prog(st, s, w, b->prog_words[s]);
-        if (r == 1) {
-            changed = 1;
-            progress(st, "register operands");
-        }
+        r = kept(st, try_prog(st, s, w, b->prog_words[s]), &changed, "register operands");
     }
 done:
     for (uint32_t s = 0; seen && s < b->cfg.S; s++)
@@ -374,13 +376,8 @@ int shrink_unchain(shrink_state *st)
             if (!w)
                 return -1;
             shrink_prog_unchain(w, i);
-            int r = try_prog(st, s, w, st->b->prog_words[s]);
-            if (r < 0)
+            if (kept(st, try_prog(st, s, w, st->b->prog_words[s]), &changed, "HALT CHAIN") < 0)
                 return -1;
-            if (r) {
-                changed = 1;
-                progress(st, "HALT CHAIN");
-            }
         }
     return changed;
 }
@@ -432,13 +429,8 @@ int shrink_dram(shrink_state *st)
                 size_t k = off + size < len ? size : len - off;
                 if (!any_nonzero(st->b->dram[s] + off, k))
                     continue;
-                int r = try_zero(st, s, off, k);
-                if (r < 0)
+                if (kept(st, try_zero(st, s, off, k), &changed, "DRAM") < 0)
                     return -1;
-                if (r) {
-                    changed = 1;
-                    progress(st, "DRAM");
-                }
             }
             if (size == least)
                 break;

@@ -265,15 +265,18 @@ static int read_bin(const char *path, uint64_t maxlen, uint8_t **out, size_t *no
     return 0;
 }
 
+/* path = dir/name; 1 when something is there (an optional file of the bundle), else 0 */
+static int optional_file(const char *dir, const char *name, char path[4096])
+{
+    snprintf(path, 4096, "%s/%s", dir, name);
+    return otpu_input_exists(path);
+}
+
 /* plusargs.txt (optional): one line of "+name=value" words separated by spaces or tabs (a
  * final newline allowed), kept joined by one space; the model ignores them, tools that run the
  * RTL for a bundle (otpu-shrink) pass them on. */
-static int read_plusargs(const char *dir, otpu_bundle *b, char *err, size_t n)
+static int read_plusargs(const char *path, otpu_bundle *b, char *err, size_t n)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/plusargs.txt", dir);
-    if (!otpu_input_exists(path))
-        return 0;
     char *text;
     size_t len;
     if (otpu_input_read(path, sizeof b->plusargs - 1, &text, &len, err, n))
@@ -322,13 +325,10 @@ static int stray_slice(const char *dir, uint32_t S, char *err, size_t n)
     return 0;
 }
 
-/* host.txt (optional): the host's steps, and the programs its load steps name */
-static int read_host(const char *dir, otpu_bundle *b, char *err, size_t n)
+/* host.txt (optional, at path in folder dir): the host's steps, and the programs its load steps
+ * name */
+static int read_host(const char *dir, const char *path, otpu_bundle *b, char *err, size_t n)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/host.txt", dir);
-    if (!otpu_input_exists(path))
-        return 0;
     if (otpu_input_read(path, HOST_MAX_BYTES, &b->host_text, &b->host_len, err, n) ||
         otpu_host_parse(b->host_text, b->host_len, path, &b->cfg, &b->host, err, n))
         return -1;
@@ -336,8 +336,9 @@ static int read_host(const char *dir, otpu_bundle *b, char *err, size_t n)
         otpu_host_step *st = &b->host.steps[k];
         if (st->kind != OTPU_HS_LOAD)
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, st->file);
-        if (read_hex(path, b->cfg.IMEM_WORDS, &st->words, &st->nwords, err, n))
+        char prog[4096];
+        snprintf(prog, sizeof prog, "%s/%s", dir, st->file);
+        if (read_hex(prog, b->cfg.IMEM_WORDS, &st->words, &st->nwords, err, n))
             return -1;
         if (!st->nwords)
             return otpu_fail_msg(err, n, "%s/host.txt:%d: load: %s holds no instruction", dir,
@@ -365,10 +366,11 @@ static int read_bundle(const char *dir, otpu_bundle *b, int lazy, char *err, siz
         return otpu_fail_msg(err, n, "%s: not a bundle folder (%s)", dir, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return otpu_fail_msg(err, n, "%s: not a bundle folder (not a directory)", dir);
+    char path[4096];
     if (read_case(dir, b, err, n) || stray_slice(dir, b->cfg.S, err, n) ||
-        read_plusargs(dir, b, err, n))
+        (optional_file(dir, "plusargs.txt", path) && read_plusargs(path, b, err, n)))
         return -1;
-    if (read_host(dir, b, err, n)) {
+    if (optional_file(dir, "host.txt", path) && read_host(dir, path, b, err, n)) {
         otpu_bundle_free(b);
         return -1;
     }
@@ -384,7 +386,6 @@ static int read_bundle(const char *dir, otpu_bundle *b, int lazy, char *err, siz
     }
     for (uint32_t s = 0; lazy && s < S; s++)
         b->dram_fd[s] = -1;
-    char path[4096];
     for (uint32_t s = 0; s < S; s++) {
         snprintf(path, sizeof path, "%s/prog_%u.hex", dir, s);
         if (read_hex(path, b->cfg.IMEM_WORDS, &b->prog[s], &b->prog_words[s], err, n))

@@ -4,6 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void otpu_bundle_close(otpu_bundle *b)
+{
+    if (!b)
+        return;
+    otpu_bundle_free(b);
+    free(b);
+}
+
 otpu_bundle *otpu_bundle_open(const char *dir, char *err, size_t errlen)
 {
     otpu_bundle *b = calloc(1, sizeof *b);
@@ -18,10 +26,3 @@ otpu_bundle *otpu_bundle_open(const char *dir, char *err, size_t errlen)
     return b;
 }
 
-void otpu_bundle_close(otpu_bundle *b)
-{
-    if (!b)
-        return;
-    otpu_bundle_free(b);
-    free(b);
-}

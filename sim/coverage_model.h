@@ -1,5 +1,5 @@
 /* coverage_model.h - the inside of a coverage object, for the files of the coverage model
- * (internal to libotpucov; the contract is coverage.h): coverage.c holds the bins of control
+ * (internal to libotpucov; the contract is coverage.h): coverage_model.c holds the bins of control
  * (opcodes and flags, broadcast modes, hazards, loops, errors, fp32 result classes), the RTL's
  * bins, the files and the report; coverage_data.c the bins of the values the datapath ran on. */
 #ifndef OTPU_COVERAGE_MODEL_H

@@ -3,34 +3,33 @@
 #include "slice.h"
 #include "vecops.h"
 
-/* LD and ST: n words between DRAM R[ra] + w1 and TMEM R[rb] + w2, both ranges checked (DRAM
- * first, as the reference) before anything moves. */
-static int dma_range(otpu_slice *s, const otpu_ops *o)
+/* LD (load: DRAM to TMEM) and ST: n words between DRAM R[ra] + w1 and TMEM R[rb] + w2, both
+ * ranges checked (DRAM first, as the reference) before anything moves. */
+static int dma_move(otpu_slice *s, const otpu_ops *o, int load)
 {
-    return otpu_bounds_dram_words(s, o->dma.dram.value, 1, 0, o->dma.n, 4) ||
-           otpu_bounds_tmem(s, o->dma.tmem.value, 1, 0, o->dma.n, 1);
+    uint64_t d = o->dma.dram.value, t = o->dma.tmem.value;
+    if (otpu_bounds_dram_words(s, d, 1, 0, o->dma.n, 4) ||
+        otpu_bounds_tmem(s, t, 1, 0, o->dma.n, 1))
+        return -1;
+    for (uint64_t i = 0; i < o->dma.n; i++) {
+        if (load)
+            otpu_tmem_put(s, t + i, otpu_m32(s, d + 4 * i));
+        else
+            otpu_m32_put(s, d + 4 * i, s->tmem[t + i]);
+    }
+    return 0;
 }
 
 int otpu_exec_ld(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
     (void)in;
-    uint64_t d = o->dma.dram.value, t = o->dma.tmem.value;
-    if (dma_range(s, o))
-        return -1;
-    for (uint64_t i = 0; i < o->dma.n; i++)
-        otpu_tmem_put(s, t + i, otpu_m32(s, d + 4 * i));
-    return 0;
+    return dma_move(s, o, 1);
 }
 
 int otpu_exec_st(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
 {
     (void)in;
-    uint64_t d = o->dma.dram.value, t = o->dma.tmem.value;
-    if (dma_range(s, o))
-        return -1;
-    for (uint64_t i = 0; i < o->dma.n; i++)
-        otpu_m32_put(s, d + 4 * i, s->tmem[t + i]);
-    return 0;
+    return dma_move(s, o, 0);
 }
 
 /* One Gated DeltaNet head step on a DRAM state St [rows, cols], bit for bit the VOP sequence

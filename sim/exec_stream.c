@@ -30,22 +30,19 @@ static int is_unary(unsigned op)
            op == OTPU_SC_EXP2 || op == OTPU_SC_LOG2;
 }
 
-/* One scalar op; fp: the revision's composites (a revision without log2 lacks STREAM). */
+/* One scalar op: the VOP function of the same name (a revision without log2 lacks STREAM). */
 static uint32_t scalar_op(const otpu_f32_fns *fp, unsigned op, uint32_t x, uint32_t y)
 {
-    switch (op) {
-    case OTPU_SC_ADD: return otpu_f32_add(x, y);
-    case OTPU_SC_SUB: return otpu_f32_sub(x, y);
-    case OTPU_SC_MUL: return otpu_f32_mul(x, y);
-    case OTPU_SC_MAX: return otpu_f32_max(x, y);
-    case OTPU_SC_MIN: return otpu_f32_min(x, y);
-    case OTPU_SC_MOV: return otpu_f32_ftz(x);
-    case OTPU_SC_RSQRT: return fp->rsqrt(x);
-    case OTPU_SC_RECIP: return fp->recip(x);
-    case OTPU_SC_EXP2: return fp->exp2(x);
-    case OTPU_SC_LOG2: return fp->log2(x);
-    default: return fp->exp2(otpu_f32_sub(x, y)); /* OTPU_SC_EXP2SUB */
-    }
+    static const unsigned vfunc[] = {
+        [OTPU_SC_ADD] = OTPU_V_ADD,     [OTPU_SC_SUB] = OTPU_V_SUB,
+        [OTPU_SC_MUL] = OTPU_V_MUL,     [OTPU_SC_MAX] = OTPU_V_MAX,
+        [OTPU_SC_MIN] = OTPU_V_MIN,     [OTPU_SC_MOV] = OTPU_V_COPY,
+        [OTPU_SC_RSQRT] = OTPU_V_RSQRT, [OTPU_SC_RECIP] = OTPU_V_RECIP,
+        [OTPU_SC_EXP2] = OTPU_V_EXP2,   [OTPU_SC_LOG2] = OTPU_V_LOG2,
+        [OTPU_SC_EXP2SUB] = OTPU_V_EXP2SUB,
+    };
+    return otpu_vop_elementwise(fp, vfunc[op < sizeof vfunc / sizeof *vfunc ? op : OTPU_SC_EXP2SUB],
+                                x, y);
 }
 
 static uint32_t operand(const stream *st, unsigned code, uint32_t A, uint32_t X)

@@ -127,8 +127,7 @@ static int is_elementwise(unsigned f)
            f == OTPU_V_RSQRT || f == OTPU_V_ABS || f == OTPU_V_LOG2;
 }
 
-/* One element of an elementwise function; fp: the revision's composites. */
-static uint32_t elementwise(const otpu_f32_fns *fp, unsigned f, uint32_t a, uint32_t b)
+uint32_t otpu_vop_elementwise(const otpu_f32_fns *fp, unsigned f, uint32_t a, uint32_t b)
 {
     switch (f) {
     case OTPU_V_ADD: return otpu_f32_add(a, b);
@@ -273,7 +272,7 @@ int otpu_exec_vop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
         for (uint32_t c = 0; c < cols; c++) {
             uint32_t av = reads_a ? s->tmem[at(&A, r, c)] : 0;
             uint32_t bv = uses_b ? bp[c * bstride] : 0;
-            otpu_tmem_put(s, at(&D, r, c), elementwise(s->fp, func, av, bv));
+            otpu_tmem_put(s, at(&D, r, c), otpu_vop_elementwise(s->fp, func, av, bv));
         }
     }
 #undef BPTR

@@ -176,6 +176,14 @@ void otpu_print_line(FILE *f, const char *prefix, const char *msg)
     fprintf(f, "%s%s\n", prefix, otpu_escape(msg, strlen(msg), shown, sizeof shown));
 }
 
+void otpu_print_quoting(FILE *f, const char *prefix, const char *fmt, const char *arg)
+{
+    char q[512];
+    fputs(prefix, f);
+    fprintf(f, fmt, otpu_escape(arg, strlen(arg), q, sizeof q));
+    fputc('\n', f);
+}
+
 char *otpu_shell_quote(const char *s, char *out, size_t outlen)
 {
     size_t o = 0;

@@ -52,6 +52,10 @@ char *otpu_escape(const char *s, size_t max_in, char *out, size_t outlen);
  * tools print every message that quotes input this way. */
 void otpu_print_line(FILE *f, const char *prefix, const char *msg);
 
+/* The same for a message with one quoted input: prefix, then fmt whose one %s is arg with its
+ * control bytes escaped (what does not fit 511 bytes ends in "..."), then a newline. */
+void otpu_print_quoting(FILE *f, const char *prefix, const char *fmt, const char *arg);
+
 /* s as one word of a POSIX shell command: in single quotes, each ' written as '\''. NULL when
  * it does not fit outlen, or when s holds a control byte (a newline in a one-line record, an
  * escape sequence in a terminal: such a name is refused where a command line is written). */

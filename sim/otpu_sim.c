@@ -59,10 +59,7 @@ static const char usage[] =
 /* One line on stderr, exit status 2. a is quoted safely (it may hold any bytes). */
 static int bad(const char *fmt, const char *a)
 {
-    char q[256];
-    fprintf(stderr, "otpu-sim: ");
-    fprintf(stderr, fmt, otpu_escape(a, strlen(a), q, sizeof q));
-    fprintf(stderr, "\n");
+    otpu_print_quoting(stderr, "otpu-sim: ", fmt, a);
     return 2;
 }
 

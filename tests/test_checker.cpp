@@ -75,6 +75,19 @@ struct Lockstep {
     }
 };
 
+// Runs k with inj; when inj was applied and the first divergence is at an instruction whose
+// disassembly starts with mnemonic, calls f(that divergence, the report text) and returns true.
+template <class F>
+bool first_divergence_at(Case &k, Injection inj, const char *mnemonic, F f)
+{
+    Lockstep run(k, DriveOptions{}, &inj);
+    const otpu_divergence *d = otpu_check_first(run.c);
+    if (!inj.applied || !d || std::string(d->ins.disasm).rfind(mnemonic, 0))
+        return false;
+    f(*d, run.text());
+    return true;
+}
+
 class NoFalseAlarm : public testing::TestWithParam<std::string> {};
 
 TEST_P(NoFalseAlarm, OnTheReferenceRun)
@@ -563,21 +576,18 @@ TEST(Explain, GatherNamesTheSourceSliceAndTheElementRead)
             inj.nth = nth;
             inj.slice = slice;
             inj.bit = 2;
-            Lockstep run(k, DriveOptions{}, &inj);
-            const otpu_divergence *d = otpu_check_first(run.c);
-            if (!inj.applied || !d || std::string(d->ins.disasm).rfind("GATHER", 0))
-                continue;
-            seen = true;
-            std::string t = run.text();
-            size_t dest = t.find("destination: slice ");
-            ASSERT_NE(dest, std::string::npos) << t;
-            cross |= strtoul(t.c_str() + dest + 19, nullptr, 10) != slice;
-            EXPECT_NE(t.find("source slice: "), std::string::npos) << t;
-            EXPECT_NE(t.find("row stride srs"), std::string::npos) << t;
-            size_t at = t.find("the element read: slice ");
-            ASSERT_NE(at, std::string::npos) << t;
-            uint32_t v = (uint32_t)strtoul(t.c_str() + t.find(": ", at + 20) + 2, nullptr, 16);
-            EXPECT_EQ(v, d->expected) << t;
+            seen |= first_divergence_at(k, inj, "GATHER", [&](const otpu_divergence &d,
+                                                              const std::string &t) {
+                size_t dest = t.find("destination: slice ");
+                ASSERT_NE(dest, std::string::npos) << t;
+                cross |= strtoul(t.c_str() + dest + 19, nullptr, 10) != slice;
+                EXPECT_NE(t.find("source slice: "), std::string::npos) << t;
+                EXPECT_NE(t.find("row stride srs"), std::string::npos) << t;
+                size_t at = t.find("the element read: slice ");
+                ASSERT_NE(at, std::string::npos) << t;
+                uint32_t v = (uint32_t)strtoul(t.c_str() + t.find(": ", at + 20) + 2, nullptr, 16);
+                EXPECT_EQ(v, d.expected) << t;
+            });
         }
     }
     EXPECT_TRUE(seen && cross) << "no GATHER write (from the other slice) was flipped";
@@ -594,18 +604,15 @@ TEST(Report, RegisterMismatchShowsOperandsOfBothSides)
         inj.kind = Fault::Reg;
         inj.nth = nth;
         inj.bit = 3;
-        Lockstep run(k, DriveOptions{}, &inj);
-        const otpu_divergence *d = otpu_check_first(run.c);
-        if (!inj.applied || !d || std::string(d->ins.disasm).rfind("ADDI", 0))
-            continue;
-        addi = true;
-        std::string t = run.text();
-        EXPECT_NE(t.find(" in the model, "), std::string::npos) << t;
-        EXPECT_NE(t.find(" in the RTL"), std::string::npos) << t;
-        char want[64];
-        snprintf(want, sizeof want, "the model: R[rs] + imm: R%u = %08x", (unsigned)d->addr,
-                 d->expected);
-        EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+        addi = first_divergence_at(k, inj, "ADDI", [](const otpu_divergence &d,
+                                                      const std::string &t) {
+            EXPECT_NE(t.find(" in the model, "), std::string::npos) << t;
+            EXPECT_NE(t.find(" in the RTL"), std::string::npos) << t;
+            char want[64];
+            snprintf(want, sizeof want, "the model: R[rs] + imm: R%u = %08x", (unsigned)d.addr,
+                     d.expected);
+            EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+        });
     }
     EXPECT_TRUE(addi) << "no ADDI register write was hit";
 }

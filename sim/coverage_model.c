@@ -1,4 +1,4 @@
-/* coverage.c - the functional coverage model (the bins: coverage.h). */
+/* coverage_model.c - the functional coverage model (the bins: coverage.h). */
 #include "coverage.h"
 
 #include <jansson.h>
@@ -276,28 +276,6 @@ static void build(otpu_coverage *c)
         c->oom = 1;
 }
 
-otpu_coverage *otpu_coverage_new(const otpu_config *cfg)
-{
-    otpu_coverage *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    c->observing = 1;
-    c->cfg = *cfg;
-    char buf[512];
-    c->configs = malloc(sizeof *c->configs);
-    if (c->configs)
-        c->configs[c->nconfigs++] = dup_str(c, otpu_config_str(cfg, buf, sizeof buf));
-    c->win = calloc(cfg->S ? cfg->S : 1, sizeof *c->win);
-    if (!c->configs || !c->win)
-        c->oom = 1;
-    build(c);
-    if (c->oom) {
-        otpu_coverage_free(c);
-        return NULL;
-    }
-    return c;
-}
-
 void otpu_coverage_free(otpu_coverage *c)
 {
     if (!c)
@@ -319,6 +297,28 @@ void otpu_coverage_free(otpu_coverage *c)
     free(c->rtl);
     free(c->scratch);
     free(c);
+}
+
+otpu_coverage *otpu_coverage_new(const otpu_config *cfg)
+{
+    otpu_coverage *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->observing = 1;
+    c->cfg = *cfg;
+    char buf[512];
+    c->configs = malloc(sizeof *c->configs);
+    if (c->configs)
+        c->configs[c->nconfigs++] = dup_str(c, otpu_config_str(cfg, buf, sizeof buf));
+    c->win = calloc(cfg->S ? cfg->S : 1, sizeof *c->win);
+    if (!c->configs || !c->win)
+        c->oom = 1;
+    build(c);
+    if (c->oom) {
+        otpu_coverage_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 /* ------------------------------------------------------------------ observation */

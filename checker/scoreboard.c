@@ -1,4 +1,4 @@
-/* check.c - the lockstep scoreboard (scoreboard.h): the model stepped in program order beside
+/* scoreboard.c - the lockstep scoreboard (scoreboard.h): the model stepped in program order beside
  * the RTL's events, each in-flight instruction's record from the model's issue to the RTL's
  * completion, and the instruction events (dispatch, start, complete, error, time). */
 #include "scoreboard.h"
