@@ -100,8 +100,11 @@ def sv_text(d, nwrite, pkg, path, funcs):
                        "(one numbering with otpu_protocol_pkg::SP_*)")
             for name in d[kind]:
                 i, note = spaces[name]
-                note = note if i >= nwrite else ""  # (a write space's note is about writes)
-                out.append(f"  localparam int {prefix}_{name} = {i};" + (f"  // {note}" if note else ""))
+                value = str(i)
+                if i < nwrite:  # a write space: named by its SP_ (its note is about writes)
+                    value, note = f"int'(otpu_protocol_pkg::SP_{name})", ""
+                out.append(f"  localparam int {prefix}_{name} = {value};" +
+                           (f"  // {note}" if note else ""))
         out.append("  // what otpu_bundle_info answers")
         for name, i, note in d["info"]:
             out.append(f"  localparam int BI_{name} = {i};" + (f"  // {note}" if note else ""))
