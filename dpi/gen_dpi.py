@@ -101,8 +101,10 @@ def sv_text(d, nwrite, pkg, path, funcs):
             for name in d[kind]:
                 i, note = spaces[name]
                 value = str(i)
-                if i < nwrite:  # a write space: named by its SP_ (its note is about writes)
-                    value, note = f"int'(otpu_protocol_pkg::SP_{name})", ""
+                if i < nwrite:  # a write space (its note is about writes); a dumped one is
+                    # named by its SP_, so the dump's list is not a second copy of the numbers
+                    value, note = (f"int'(otpu_protocol_pkg::SP_{name})" if kind == "dump"
+                                   else value), ""
                 out.append(f"  localparam int {prefix}_{name} = {value};" +
                            (f"  // {note}" if note else ""))
         out.append("  // what otpu_bundle_info answers")

@@ -4,7 +4,7 @@
 package otpu_dpi;
   // the spaces of otpu_bundle_word (one numbering with otpu_protocol_pkg::SP_*)
   localparam int BS_IMEM = 5;  // instruction memory: 32-bit word index
-  localparam int BS_DRAM = int'(otpu_protocol_pkg::SP_DRAM);
+  localparam int BS_DRAM = 2;
   // the spaces of otpu_dump_word (one numbering with otpu_protocol_pkg::SP_*)
   localparam int DS_TMEM = int'(otpu_protocol_pkg::SP_TMEM);
   localparam int DS_DRAM = int'(otpu_protocol_pkg::SP_DRAM);
