@@ -100,8 +100,13 @@ def sv_text(d, nwrite, pkg, path, funcs):
                        "(one numbering with otpu_protocol_pkg::SP_*)")
             for name in d[kind]:
                 i, note = spaces[name]
-                note = note if i >= nwrite else ""  # (a write space's note is about writes)
-                out.append(f"  localparam int {prefix}_{name} = {i};" + (f"  // {note}" if note else ""))
+                value = str(i)
+                if i < nwrite:  # a write space (its note is about writes); a dumped one is
+                    # named by its SP_, so the dump's list is not a second copy of the numbers
+                    value, note = (f"int'(otpu_protocol_pkg::SP_{name})" if kind == "dump"
+                                   else value), ""
+                out.append(f"  localparam int {prefix}_{name} = {value};" +
+                           (f"  // {note}" if note else ""))
         out.append("  // what otpu_bundle_info answers")
         for name, i, note in d["info"]:
             out.append(f"  localparam int BI_{name} = {i};" + (f"  // {note}" if note else ""))

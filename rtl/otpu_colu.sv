@@ -1,16 +1,13 @@
 // otpu_colu.sv - a slice's collective unit: BAR and GATHER. It raises its request to the
 // machine's collective engine (otpu_coll) and completes when the engine acknowledges it; for a
 // GATHER the engine reads and writes this slice's TMEM through the slice's collective ports.
+`include "otpu_config.svh"
+
 module otpu_colu
   import otpu_pkg::*;
 (
-  input  logic  clk,
-  input  logic  rst,
-  input  logic  start,
-  input  cmd_t  cmd,
+  `OTPU_UNIT_PORTS,
   output logic  idle,
-  output logic  done,
-  output logic  err,
   output logic  req,        // waiting at the collective
   output cmd_t  req_cmd,
   input  logic  ack,        // the collective is over (one cycle)

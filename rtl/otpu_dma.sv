@@ -9,24 +9,18 @@
 // wait, are reported to the host of a run bundle's host.txt (otpu_dpi::otpu_host_poll), which
 // writes the word through otpu_dram. Fault injection: +otpu_waitw_early=N completes the slice's
 // N-th WAITW at its first read, holding or not (slice: +otpu_fault_slice, default 0).
+`include "otpu_config.svh"
+
 module otpu_dma
   import otpu_pkg::*;
 #(
   parameter int SID = 0,
   parameter int D = 32
 ) (
-  input  logic        clk,
-  input  logic        rst,
-  input  logic        start,
-  input  cmd_t        cmd,
+  `OTPU_UNIT_PORTS,
   output logic        idle,
-  output logic        done,
-  output logic        err,
   // TMEM read port, DRAM word read port
-  output logic [31:0] t_raddr,
-  input  logic [31:0] t_rdata,
-  output logic [31:0] m_raddr,
-  input  logic [31:0] m_rdata,
+  `OTPU_WORD_READ_PORTS,
   // the stream engine (DSTEP, STREAM): it drives the ports while it runs
   output logic        se_start,
   input  logic        se_done,
@@ -106,19 +100,15 @@ module otpu_dma
             endcase
           end
         end
-        S_LD: begin
+        S_LD, S_ST: begin  // word i: DRAM to TMEM (LD) or TMEM to DRAM (ST)
           if (i == c.w3) begin
             done <= 1'b1; st <= S_IDLE;
           end else begin
-            wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2 + i, data: m_rdata, mask: 4'hF};
-            i <= i + 32'd1;
-          end
-        end
-        S_ST: begin
-          if (i == c.w3) begin
-            done <= 1'b1; st <= S_IDLE;
-          end else begin
-            wm_r <= '{v: 1'b1, space: SP_DRAM, addr: c.w1 + (i << 2), data: t_rdata, mask: 4'hF};
+            if (st == S_LD)
+              wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2 + i, data: m_rdata, mask: 4'hF};
+            else
+              wm_r <= '{v: 1'b1, space: SP_DRAM,
+                        addr: c.w1 + (i << 2), data: t_rdata, mask: 4'hF};
             i <= i + 32'd1;
           end
         end

@@ -6,11 +6,11 @@ package otpu_dpi;
   localparam int BS_IMEM = 5;  // instruction memory: 32-bit word index
   localparam int BS_DRAM = 2;
   // the spaces of otpu_dump_word (one numbering with otpu_protocol_pkg::SP_*)
-  localparam int DS_TMEM = 1;
-  localparam int DS_DRAM = 2;
-  localparam int DS_ACT = 3;
-  localparam int DS_ASCALE = 4;
-  localparam int DS_REG = 0;
+  localparam int DS_TMEM = int'(otpu_protocol_pkg::SP_TMEM);
+  localparam int DS_DRAM = int'(otpu_protocol_pkg::SP_DRAM);
+  localparam int DS_ACT = int'(otpu_protocol_pkg::SP_ACT);
+  localparam int DS_ASCALE = int'(otpu_protocol_pkg::SP_ASCALE);
+  localparam int DS_REG = int'(otpu_protocol_pkg::SP_REG);
   localparam int DS_STATE = 6;  // index 0 halted, 1 error, 2 pc, 3 icount, 4 cycles
   localparam int DS_SLOT = 7;  // window slot k: index 16k + field (rtl/otpu_seq.sv's dump)
   // what otpu_bundle_info answers

@@ -36,26 +36,16 @@ package otpu_fp;
   localparam logic [31:0] MAGIC_RSQRT = 32'h5F37_59DF;
   localparam logic [22:0] LOG2_SQRT2_FRAC = 23'h35_04F3;   // fraction bits of sqrt(2)
 
+  // Polynomial coefficients: element k is c_k (fp_exp2 and fp_log2 run Horner's rule over them).
   // exp2 on [0, 1): c0 + f*(c1 + ... + f*c7), fp32 bits of opentpu/fp32.py EXP2_COEFFS.
-  localparam f32_t EXP2_K0 = 32'h3F80_0000;
-  localparam f32_t EXP2_K1 = 32'h3F31_7218;
-  localparam f32_t EXP2_K2 = 32'h3E75_FDE9;
-  localparam f32_t EXP2_K3 = 32'h3D63_593E;
-  localparam f32_t EXP2_K4 = 32'h3C1D_8534;
-  localparam f32_t EXP2_K5 = 32'h3AAF_E2F6;
-  localparam f32_t EXP2_K6 = 32'h3916_C07C;
-  localparam f32_t EXP2_K7 = 32'h37B3_C7D6;
+  localparam f32_t [7:0] EXP2_K = {
+    32'h37B3_C7D6, 32'h3916_C07C, 32'h3AAF_E2F6, 32'h3C1D_8534,    // c7 .. c4
+    32'h3D63_593E, 32'h3E75_FDE9, 32'h3F31_7218, 32'h3F80_0000};   // c3 .. c0
 
   // log2(1+t)/t ~ c1 + t*(c2 + ... + t*c9), fp32 bits (openTPU docs/isa.md, opentpu/fp32.py).
-  localparam f32_t LOG2_K1 = 32'h3FB8_AA3B;
-  localparam f32_t LOG2_K2 = 32'hBF38_AA38;
-  localparam f32_t LOG2_K3 = 32'h3EF6_39EB;
-  localparam f32_t LOG2_K4 = 32'hBEB8_AE27;
-  localparam f32_t LOG2_K5 = 32'h3E93_69C2;
-  localparam f32_t LOG2_K6 = 32'hBE74_ADF2;
-  localparam f32_t LOG2_K7 = 32'h3E5C_E48E;
-  localparam f32_t LOG2_K8 = 32'hBE54_3E8E;
-  localparam f32_t LOG2_K9 = 32'h3E00_DB73;
+  localparam f32_t [9:1] LOG2_K = {
+    32'h3E00_DB73, 32'hBE54_3E8E, 32'h3E5C_E48E, 32'hBE74_ADF2, 32'h3E93_69C2,   // c9 .. c5
+    32'hBEB8_AE27, 32'h3EF6_39EB, 32'hBF38_AA38, 32'h3FB8_AA3B};                 // c4 .. c1
 
   // ---- bit-level helpers -----------------------------------------------------------------
 
@@ -299,14 +289,8 @@ package otpu_fp;
     if (!fp_gt(FP_P128, x)) return FP_PINF;
     i = fp_floor_small(x);
     f = fp_sub(x, i2f(i));
-    p = EXP2_K7;
-    p = fp_add(fp_mul(p, f), EXP2_K6);
-    p = fp_add(fp_mul(p, f), EXP2_K5);
-    p = fp_add(fp_mul(p, f), EXP2_K4);
-    p = fp_add(fp_mul(p, f), EXP2_K3);
-    p = fp_add(fp_mul(p, f), EXP2_K2);
-    p = fp_add(fp_mul(p, f), EXP2_K1);
-    p = fp_add(fp_mul(p, f), EXP2_K0);
+    p = EXP2_K[7];
+    for (int k = 6; k >= 0; k--) p = fp_add(fp_mul(p, f), EXP2_K[k]);
     return p + (i <<< 23);
   endfunction
 
@@ -361,15 +345,8 @@ package otpu_fp;
     e = $signed({24'd0, x[30:23]}) - 32'sd127 + {31'd0, ge};
     m = {1'b0, (ge ? 8'd126 : 8'd127), x[22:0]};
     t = fp_add(m, FP_MONE);
-    q = LOG2_K9;
-    q = fp_add(fp_mul(q, t), LOG2_K8);
-    q = fp_add(fp_mul(q, t), LOG2_K7);
-    q = fp_add(fp_mul(q, t), LOG2_K6);
-    q = fp_add(fp_mul(q, t), LOG2_K5);
-    q = fp_add(fp_mul(q, t), LOG2_K4);
-    q = fp_add(fp_mul(q, t), LOG2_K3);
-    q = fp_add(fp_mul(q, t), LOG2_K2);
-    q = fp_add(fp_mul(q, t), LOG2_K1);
+    q = LOG2_K[9];
+    for (int k = 8; k >= 1; k--) q = fp_add(fp_mul(q, t), LOG2_K[k]);
     r = fp_add(fp_mul(q, t), i2f(e));
     return ftz(r);
   endfunction

@@ -11,6 +11,8 @@
 // any output is written: isasim.py reads them before it writes, and they may lie inside the
 // MM's own output range.
 // RMAX rows are written after the last column.
+`include "otpu_config.svh"
+
 module otpu_mxu
   import otpu_pkg::*;
   import otpu_fp::*;
@@ -20,14 +22,9 @@ module otpu_mxu
   parameter int ACT_BLOCKS = 64,
   parameter int AR = 8
 ) (
-  input  logic             clk,
-  input  logic             rst,
-  input  logic             dump,
-  input  logic             start,
-  input  cmd_t             cmd,
+  `OTPU_UNIT_PORTS,
   output logic             idle,
-  output logic             done,
-  output logic             err,
+  input  logic             dump,
   // DRAM: the streamed block (D bytes from c_addr) and its scale word
   output logic [31:0]      c_addr,
   input  logic [8*D-1:0]   c_data,

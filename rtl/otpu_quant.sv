@@ -9,6 +9,8 @@
 // (HALF: c < KB*D/2 only), every byte of every row first, then (a third pass over the groups,
 // amax again) the scales: the ISA's order, which decides the result where scales and bytes
 // share DRAM.
+`include "otpu_config.svh"
+
 module otpu_quant
   import otpu_pkg::*;
   import otpu_fp::*;
@@ -18,13 +20,8 @@ module otpu_quant
   parameter int ACT_BLOCKS = 64,
   parameter int AR = 8                // ACT RAM rows
 ) (
-  input  logic             clk,
-  input  logic             rst,
-  input  logic             start,
-  input  cmd_t             cmd,
+  `OTPU_UNIT_PORTS,
   output logic             idle,
-  output logic             done,
-  output logic             err,
   // TMEM read ports: [0] x, [1] the row factor, [2] the column factor
   output logic [2:0][31:0] t_raddr,
   input  logic [2:0][31:0] t_rdata,

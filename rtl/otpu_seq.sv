@@ -17,17 +17,13 @@
 // after part of an instruction's writes (cmd_t.terr) dispatch the instruction with its first
 // phase only. STREAM and WAITW, whose errors depend on data, run alone (serial): they wait for
 // an empty window and nothing is dispatched until they complete.
+`include "otpu_config.svh"
+
 module otpu_seq
   import otpu_pkg::*;
 #(
   parameter int SID = 0,
-  parameter int S = 1,
-  parameter int D = 32,
-  parameter int MCOLS = 8,
-  parameter int ACT_BLOCKS = 64,
-  parameter int TMEM_WORDS = 65536,
-  parameter longint DRAM_BYTES = 262144,
-  parameter int IMEM_WORDS = 65536,
+  `OTPU_CONFIG_PARAMS,
   parameter int AR = 8,            // ACT RAM rows (Config.act_rows)
   parameter int WIN = 8            // window slots
 ) (
@@ -41,10 +37,7 @@ module otpu_seq
   input  logic [NUNITS-1:0]       u_done,
   input  logic [NUNITS-1:0]       u_err,
   // TMEM read port (RLD), DRAM read port (HALT CHAIN's program load)
-  output logic [31:0]             t_raddr,
-  input  logic [31:0]             t_rdata,
-  output logic [31:0]             m_raddr,
-  input  logic [31:0]             m_rdata,
+  `OTPU_WORD_READ_PORTS,
   // events (rtl/EVENTS.md)
   output ev_ins_t                 ev_disp,
   output ev_ins_t                 ev_exec,

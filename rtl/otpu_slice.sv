@@ -2,17 +2,13 @@
 // ACT RAM, QUANT, VPU, the collective unit) and the slice's TMEM and DRAM. Every write a unit
 // makes passes the fault injector (off by default, rtl/README.md) and is then both applied and
 // reported on the event ports (rtl/EVENTS.md).
+`include "otpu_config.svh"
+
 module otpu_slice
   import otpu_pkg::*;
 #(
   parameter int SID = 0,
-  parameter int S = 1,
-  parameter int D = 32,
-  parameter int MCOLS = 8,
-  parameter int ACT_BLOCKS = 64,
-  parameter int TMEM_WORDS = 65536,
-  parameter longint DRAM_BYTES = 262144,
-  parameter int IMEM_WORDS = 65536,
+  `OTPU_CONFIG_PARAMS,
   parameter int AR = 8,
   parameter int WIN = 8
 ) (
@@ -56,9 +52,7 @@ module otpu_slice
   wr_t              ev_reg;
 
   // ---- sequencer ---------------------------------------------------------------------------
-  otpu_seq #(.SID(SID), .S(S), .D(D), .MCOLS(MCOLS), .ACT_BLOCKS(ACT_BLOCKS),
-             .TMEM_WORDS(TMEM_WORDS), .DRAM_BYTES(DRAM_BYTES), .IMEM_WORDS(IMEM_WORDS),
-             .AR(AR), .WIN(WIN)) u_seq (
+  otpu_seq #(.SID(SID), `OTPU_CONFIG_PASS, .AR(AR), .WIN(WIN)) u_seq (
     .clk, .rst, .dump,
     .u_start, .u_cmd, .u_idle, .u_done, .u_err,
     .t_raddr(t_raddr[0]), .t_rdata(t_rdata[0]),

@@ -14,6 +14,8 @@
 // Rows run one after another, which is the ISA's order (a row that reads what an earlier row wrote
 // sees it). A TMEM stream row out of range stops the instruction at that row when the rows run
 // one at a time in the reference too, and before any row otherwise.
+`include "otpu_config.svh"
+
 module otpu_stream
   import otpu_pkg::*;
   import otpu_fp::*;
@@ -23,16 +25,8 @@ module otpu_stream
   parameter int TMEM_WORDS = 65536,
   parameter longint DRAM_BYTES = 262144
 ) (
-  input  logic        clk,
-  input  logic        rst,
-  input  logic        start,
-  input  cmd_t        cmd,
-  output logic        done,
-  output logic        err,
-  output logic [31:0] t_raddr,
-  input  logic [31:0] t_rdata,
-  output logic [31:0] m_raddr,
-  input  logic [31:0] m_rdata,
+  `OTPU_UNIT_PORTS,
+  `OTPU_WORD_READ_PORTS,
   output wr_t         wt,
   output wr_t         wm
 );

@@ -4,21 +4,13 @@
 // do not change the datapath here (LANES is timing only in openTPU; the ISA simulator accepts
 // MM PAIR, QACT DUP, DSTEP and STREAM in every Config, and so does this RTL); they are kept so
 // that a build is keyed by the whole Config.
+`include "otpu_config.svh"
+
 module otpu_top
   import otpu_pkg::*;
 #(
-  parameter int S = 1,
-  parameter int D = 32,
-  parameter int MCOLS = 8,
-  parameter int ACT_BLOCKS = 64,
-  parameter int TMEM_WORDS = 65536,
-  parameter longint DRAM_BYTES = 262144,
-  parameter int IMEM_WORDS = 65536,
-  parameter int LANES = 8,
-  parameter int PAIR = 0,
-  parameter int DSTEP = 0,
-  parameter int STREAM = 0,
-  parameter int ACT_ROWS = 0,
+  `OTPU_CONFIG_PARAMS,
+  `OTPU_CONFIG_TOP_PARAMS,
   parameter int WIN = 8
 ) (
   input  logic                           clk,
@@ -46,9 +38,7 @@ module otpu_top
   wr_t  [S-1:0]        coll_wt;
 
   for (genvar s = 0; s < S; s++) begin : g_slice
-    otpu_slice #(.SID(s), .S(S), .D(D), .MCOLS(MCOLS), .ACT_BLOCKS(ACT_BLOCKS),
-                 .TMEM_WORDS(TMEM_WORDS), .DRAM_BYTES(DRAM_BYTES), .IMEM_WORDS(IMEM_WORDS),
-                 .AR(AR), .WIN(WIN)) u_slice (
+    otpu_slice #(.SID(s), `OTPU_CONFIG_PASS, .AR(AR), .WIN(WIN)) u_slice (
       .clk, .rst, .dump,
       .coll_req(coll_req[s]), .coll_cmd(coll_cmd[s]), .coll_ack(coll_ack[s]),
       .coll_ack_err(coll_ack_err[s]), .coll_raddr(coll_raddr[s]), .coll_rdata(coll_rdata[s]),

@@ -8,19 +8,16 @@
 // first buffers Cv and Dv (up to 256 words each), then updates dst in place.
 //
 // The sequencer has already checked the read-after-write rule, so element order is the ISA's.
+`include "otpu_config.svh"
+
 module otpu_vpu
   import otpu_pkg::*;
   import otpu_fp::*;
 #(
   parameter int SID = 0
 ) (
-  input  logic             clk,
-  input  logic             rst,
-  input  logic             start,
-  input  cmd_t             cmd,
+  `OTPU_UNIT_PORTS,
   output logic             idle,
-  output logic             done,
-  output logic             err,
   output logic [1:0][31:0] t_raddr,
   input  logic [1:0][31:0] t_rdata,
   output wr_t              wt

@@ -2,21 +2,13 @@
 // adapter that turns its native event ports (rtl/EVENTS.md) into the lockstep records of
 // dpi/otpu_lockstep_dpi.sv, while ev_en is high. Parameters: the bundle's Config (-G at build
 // time).
+`include "otpu_config.svh"
+
 module otpu_rtl_tb
   import otpu_pkg::*;
 #(
-  parameter int S = 1,
-  parameter int D = 32,
-  parameter int MCOLS = 8,
-  parameter int ACT_BLOCKS = 64,
-  parameter int TMEM_WORDS = 65536,
-  parameter longint DRAM_BYTES = 262144,
-  parameter int IMEM_WORDS = 65536,
-  parameter int LANES = 8,
-  parameter int PAIR = 0,
-  parameter int DSTEP = 0,
-  parameter int STREAM = 0,
-  parameter int ACT_ROWS = 0
+  `OTPU_CONFIG_PARAMS,
+  `OTPU_CONFIG_TOP_PARAMS
 ) (
   input  logic         clk,
   input  logic         rst,
@@ -34,9 +26,7 @@ module otpu_rtl_tb
   logic    [S-1:0]              ev_chain, halted, error, busy;
   logic    [S-1:0][31:0]        ev_chain_addr, ev_chain_n, pc, icount;
 
-  otpu_top #(.S(S), .D(D), .MCOLS(MCOLS), .ACT_BLOCKS(ACT_BLOCKS), .TMEM_WORDS(TMEM_WORDS),
-             .DRAM_BYTES(DRAM_BYTES), .IMEM_WORDS(IMEM_WORDS), .LANES(LANES), .PAIR(PAIR),
-             .DSTEP(DSTEP), .STREAM(STREAM), .ACT_ROWS(ACT_ROWS)) u_top (
+  otpu_top #(`OTPU_CONFIG_PASS, `OTPU_CONFIG_TOP_PASS) u_top (
     .clk, .rst, .dump, .ev_disp, .ev_exec, .ev_start, .ev_done, .ev_wr, .ev_chain,
     .ev_chain_addr, .ev_chain_n, .halted, .error, .pc, .icount, .busy
   );

@@ -56,6 +56,9 @@ const char kOpenTpuAdapter[] = "rtl_bridge/opentpu/otpu_rtl_tb.sv";
 const char kSimSources[] = "rtl_bridge/sim_sources.txt";
 const char kSimMakefile[] = "rtl_bridge/templates/sim_link.mk.in";
 const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
+// the folder of the RTL's `include files (*.svh): Verilator's -I, and every one is in the
+// library's key
+const char kRtlIncludeDir[] = "rtl";
 
 // <prefix>/share/otpu-lockstep or <prefix>/lib of the installed tree this tool runs from, or ""
 // (a tool of the build folder)
@@ -149,6 +152,18 @@ bool rtl_sources(std::vector<std::string> *list, std::string *err) {
   return true;
 }
 
+
+// the files of root/dir whose names end in ext, sorted (a key must not depend on readdir's
+// order)
+std::vector<std::string> files_with_ext(const std::string &root, const char *dir,
+                                        const char *ext) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(root + "/" + dir, ec))
+    if (e.path().extension() == ext) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // "== name\n<contents>" of each file, for a key; false if one cannot be read
 bool hash_files(const std::vector<std::string> &paths, std::string *h, std::string *err) {
@@ -351,6 +366,9 @@ bool library_step(const otpu_config &c, RtlTopKind kind, const RtlDut &dut, Step
     if (!rtl_sources(&srcs, err)) return false;
     for (const auto &s : srcs) paths.push_back(root + "/" + s);
     for (const auto &s : srcs) files += " " + shell_quote(root + "/" + s);
+    std::vector<std::string> inc = files_with_ext(root, kRtlIncludeDir, ".svh");
+    paths.insert(paths.end(), inc.begin(), inc.end());
+    files = " -I" + shell_quote(root + "/" + kRtlIncludeDir) + files;
   }
   if (!hash_files(paths, &h, err)) return false;
   st->key = "lib-" + sha_hex(h).substr(0, 24);
@@ -407,11 +425,7 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
                   tool_version("c++") + tool_version("cc");
   std::vector<std::string> libs = lockstep_libs();
   for (const char *d : kHeaderDirs) {
-    std::vector<std::string> headers;  // sorted: the key must not depend on readdir's order
-    std::error_code ec;
-    for (const auto &e : std::filesystem::directory_iterator(root + "/" + d, ec))
-      if (e.path().extension() == ".h") headers.push_back(e.path().string());
-    std::sort(headers.begin(), headers.end());
+    std::vector<std::string> headers = files_with_ext(root, d, ".h");
     paths.insert(paths.end(), headers.begin(), headers.end());
   }
   if (!hash_files(paths, &h, err)) return false;

@@ -26,6 +26,7 @@ DIRS = ("rtl", "rtl_bridge", "dpi", "checker", "sim")
 ADAPTER = ("dpi/otpu_lockstep_dpi.sv", "rtl_bridge/otpu_rtl_tb.sv")
 TOP = "otpu_rtl_tb"
 FLAGS = ["--cc", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", TOP]
+INCLUDE_DIR = "rtl"  # the RTL's `include files (*.svh), as the RTL library build passes it
 # the Config fields that are not parameters of the RTL
 NOT_PARAMS = {"desc", "ARGS", "expect", "error", "REV"}
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.o", "*.a", "*.so")
@@ -66,7 +67,7 @@ def mutant_tree(original, work, mutant):
 def verilator_argv(verilator, root, config, sources, mdir):
     """Verilator's command for a tree and a Config: the RTL library build's sources and
     parameters (rtl_bridge/rtl_build.cpp), C++ output into mdir, nothing compiled"""
-    argv = [verilator] + FLAGS
+    argv = [verilator] + FLAGS + ["-I" + os.path.join(root, INCLUDE_DIR)]
     for k, v in config:
         if k in NOT_PARAMS:
             continue
