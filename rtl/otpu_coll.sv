@@ -50,39 +50,36 @@ module otpu_coll
     ack <= '0;
     ack_err <= '0;
     for (int s = 0; s < S; s++) wt[s].v <= 1'b0;
-    if (rst) begin
-      st <= S_IDLE;
-    end else begin
-      case (st)
-        S_IDLE: begin
-          if (ack == '0 && orphan) begin
-            ack <= req; ack_err <= req;
-          end else if (ack == '0 && all_req) begin
-            if (!agree) begin
-              ack <= '1; ack_err <= '1;
-            end else if (req_cmd[0].op == OP_BAR || rows == 0 || cols == 0) begin
-              ack <= '1;
-            end else begin
-              k <= '0; r <= '0; cc <= '0; st <= S_COPY;
-            end
+    if (rst) st <= S_IDLE;
+    else case (st)
+      S_IDLE: begin
+        if (ack == '0 && orphan) begin
+          ack <= req; ack_err <= req;
+        end else if (ack == '0 && all_req) begin
+          if (!agree) begin
+            ack <= '1; ack_err <= '1;
+          end else if (req_cmd[0].op == OP_BAR || rows == 0 || cols == 0) begin
+            ack <= '1;
+          end else begin
+            k <= '0; r <= '0; cc <= '0; st <= S_COPY;
           end
         end
-        S_COPY: begin
-          for (int s = 0; s < S; s++)
-            wt[s] <= '{v: 1'b1, space: SP_TMEM,
-                       addr: req_cmd[s].w2 + k * req_cmd[0].w6 + r * req_cmd[0].w5 + cc,
-                       data: rdata[k], mask: 4'hF};
-          if (cc + 1 == cols) begin
-            cc <= '0;
-            if (r + 1 == rows) begin
-              r <= '0;
-              if (k + 1 == 32'(S)) begin ack <= '1; st <= S_IDLE; end
-              else k <= k + 32'd1;
-            end else r <= r + 32'd1;
-          end else cc <= cc + 32'd1;
-        end
-        default: st <= S_IDLE;
-      endcase
-    end
+      end
+      S_COPY: begin
+        for (int s = 0; s < S; s++)
+          wt[s] <= '{v: 1'b1, space: SP_TMEM,
+                     addr: req_cmd[s].w2 + k * req_cmd[0].w6 + r * req_cmd[0].w5 + cc,
+                     data: rdata[k], mask: 4'hF};
+        if (cc + 1 == cols) begin
+          cc <= '0;
+          if (r + 1 == rows) begin
+            r <= '0;
+            if (k + 1 == 32'(S)) begin ack <= '1; st <= S_IDLE; end
+            else k <= k + 32'd1;
+          end else r <= r + 32'd1;
+        end else cc <= cc + 32'd1;
+      end
+      default: st <= S_IDLE;
+    endcase
   end
 endmodule

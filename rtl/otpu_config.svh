@@ -1,7 +1,8 @@
 // otpu_config.svh - lists several modules of the RTL declare alike, written once here so that
 // they cannot drift apart: the Config parameters (otpu_top, otpu_slice, otpu_seq and the
 // testbench tops; the C++ side sets them by name with -G), the handshake every unit has with
-// the sequencer, and the word read ports of the sequencer, the DMA and the stream engine. Each macro is a
+// the sequencer, and the word read ports of the sequencer, the DMA and the stream engine. Each
+// macro is a
 // comma-separated piece of a parameter or port list; the module adds its own around it.
 `ifndef OTPU_CONFIG_SVH
 `define OTPU_CONFIG_SVH

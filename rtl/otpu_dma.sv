@@ -78,67 +78,61 @@ module otpu_dma
   end
 
   always_ff @(posedge clk) begin
-    done <= 1'b0;
-    err <= 1'b0;
-    wt_r.v <= 1'b0;
-    wm_r.v <= 1'b0;
-    if (rst) begin
-      st <= S_IDLE;
-      n_waitw <= 0;
-    end else begin
-      case (st)
-        S_IDLE: begin
-          if (start) begin
-            c <= cmd;
-            i <= '0;
-            elapsed <= '0;
-            case (cmd.op)
-              OP_LD: st <= S_LD;
-              OP_ST: st <= S_ST;
-              OP_WAITW: begin st <= S_WREAD; n_waitw <= n_waitw + 1; end
-              default: st <= S_SE;
-            endcase
-          end
+    // one-cycle pulses
+    done <= 1'b0; err <= 1'b0; wt_r.v <= 1'b0; wm_r.v <= 1'b0;
+    if (rst) begin st <= S_IDLE; n_waitw <= 0; end
+    else case (st)
+      S_IDLE: begin
+        if (start) begin
+          c <= cmd;
+          i <= '0;
+          elapsed <= '0;
+          case (cmd.op)
+            OP_LD: st <= S_LD;
+            OP_ST: st <= S_ST;
+            OP_WAITW: begin st <= S_WREAD; n_waitw <= n_waitw + 1; end
+            default: st <= S_SE;
+          endcase
         end
-        S_LD, S_ST: begin  // word i: DRAM to TMEM (LD) or TMEM to DRAM (ST)
-          if (i == c.w3) begin
-            done <= 1'b1; st <= S_IDLE;
-          end else begin
-            if (st == S_LD)
-              wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2 + i, data: m_rdata, mask: 4'hF};
-            else
-              wm_r <= '{v: 1'b1, space: SP_DRAM,
-                        addr: c.w1 + (i << 2), data: t_rdata, mask: 4'hF};
-            i <= i + 32'd1;
-          end
+      end
+      S_LD, S_ST: begin  // word i: DRAM to TMEM (LD) or TMEM to DRAM (ST)
+        if (i == c.w3) begin
+          done <= 1'b1; st <= S_IDLE;
+        end else begin
+          if (st == S_LD)
+            wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2 + i, data: m_rdata, mask: 4'hF};
+          else
+            wm_r <= '{v: 1'b1, space: SP_DRAM,
+                      addr: c.w1 + (i << 2), data: t_rdata, mask: 4'hF};
+          i <= i + 32'd1;
         end
-        S_WREAD: begin
-          elapsed <= elapsed + 32'd1;
-          if (whold || n_waitw == early_n) begin
-            wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2, data: m_rdata, mask: 4'hF};
-            done <= 1'b1; st <= S_IDLE;
-            if (elapsed != 0) otpu_dpi::otpu_host_poll(SID, 0);
-          end else if (elapsed >= ((c.w6 != 0) ? c.w6 : 32'(waitw_limit))) begin
-            done <= 1'b1; err <= 1'b1; st <= S_IDLE;
-            otpu_dpi::otpu_host_poll(SID, 0);
-          end else begin
-            otpu_dpi::otpu_host_poll(SID, 1);
-            wcnt <= c.w5;
-            st <= (c.w5 == 0) ? S_WREAD : S_WWAIT;
-          end
+      end
+      S_WREAD: begin
+        elapsed <= elapsed + 32'd1;
+        if (whold || n_waitw == early_n) begin
+          wt_r <= '{v: 1'b1, space: SP_TMEM, addr: c.w2, data: m_rdata, mask: 4'hF};
+          done <= 1'b1; st <= S_IDLE;
+          if (elapsed != 0) otpu_dpi::otpu_host_poll(SID, 0);
+        end else if (elapsed >= ((c.w6 != 0) ? c.w6 : 32'(waitw_limit))) begin
+          done <= 1'b1; err <= 1'b1; st <= S_IDLE;
+          otpu_dpi::otpu_host_poll(SID, 0);
+        end else begin
+          otpu_dpi::otpu_host_poll(SID, 1);
+          wcnt <= c.w5;
+          st <= (c.w5 == 0) ? S_WREAD : S_WWAIT;
         end
-        S_WWAIT: begin
-          elapsed <= elapsed + 32'd1;
-          wcnt <= wcnt - 32'd1;
-          if (wcnt <= 32'd1) st <= S_WREAD;
+      end
+      S_WWAIT: begin
+        elapsed <= elapsed + 32'd1;
+        wcnt <= wcnt - 32'd1;
+        if (wcnt <= 32'd1) st <= S_WREAD;
+      end
+      S_SE: begin
+        if (se_done) begin
+          done <= 1'b1; err <= se_err; st <= S_IDLE;
         end
-        S_SE: begin
-          if (se_done) begin
-            done <= 1'b1; err <= se_err; st <= S_IDLE;
-          end
-        end
-        default: st <= S_IDLE;
-      endcase
-    end
+      end
+      default: st <= S_IDLE;
+    endcase
   end
 endmodule

@@ -123,91 +123,88 @@ module otpu_mxu
   endfunction
 
   always_ff @(posedge clk) begin
-    done <= 1'b0;
-    wt.v <= 1'b0;
-    if (rst) begin
-      st <= S_IDLE;
-    end else begin
-      case (st)
-        S_IDLE: begin
-          if (start) begin
-            c <= cmd;
-            n <= '0; k <= '0; j <= '0;
-            for (int r = 0; r < AR; r++)
-              for (int q = 0; q < 4; q++) pacc[r][q] = 32'd0;
-            if (cmd.w4[15:0] == 16'd0) done <= 1'b1;
-            else if (cmd.flags[F_ASCALE]) st <= S_ALPHA;
-            else st <= (cmd.w4[31:16] == 16'd0) ? S_OUT : S_STRM;
+    // one-cycle pulses
+    done <= 1'b0; wt.v <= 1'b0;
+    if (rst) st <= S_IDLE;
+    else case (st)
+      S_IDLE: begin
+        if (start) begin
+          c <= cmd;
+          n <= '0; k <= '0; j <= '0;
+          for (int r = 0; r < AR; r++)
+            for (int q = 0; q < 4; q++) pacc[r][q] = 32'd0;
+          if (cmd.w4[15:0] == 16'd0) done <= 1'b1;
+          else if (cmd.flags[F_ASCALE]) st <= S_ALPHA;
+          else st <= (cmd.w4[31:16] == 16'd0) ? S_OUT : S_STRM;
+        end
+      end
+      S_ALPHA: begin
+        alpha[j] <= t_rdata[1];
+        if (j + 1 == 32'(mM)) begin
+          j <= '0;
+          st <= (mKB == 16'd0) ? S_OUT : S_STRM;
+        end else begin
+          j <= j + 32'd1;
+        end
+      end
+      S_STRM: begin
+        logic [31:0] ws, t, x;
+        int col, row;
+        ws = unit ? FP_ONE : ((wf == 2'd0) ? s_data : {s_data[15:0], 16'h0});
+        col = pair ? int'(k >> 1) : int'(k);
+        for (int r = 0; r < int'(mM); r++) begin
+          row = (pair && k[0]) ? r + int'(mM) : r;
+          t = fp_mul(fp_mul(i2f(block_isum(row)), ws), asc[row * ACT_BLOCKS + int'(ab) + int'(k)]);
+          if (pair && !k[0] && k + 1 < 32'(mKB)) begin
+            hold[r] = t;
+          end else begin
+            x = (pair && !k[0]) ? fp_add(t, FP_PZERO) : (pair ? fp_add(hold[r], t) : t);
+            pacc[r][col % 4] = fp_add(pacc[r][col % 4], x);
           end
         end
-        S_ALPHA: begin
-          alpha[j] <= t_rdata[1];
-          if (j + 1 == 32'(mM)) begin
-            j <= '0;
+        if (k + 1 == 32'(mKB)) begin
+          k <= '0; j <= '0; st <= S_OUT;
+        end else begin
+          k <= k + 32'd1;
+        end
+      end
+      S_OUT: begin
+        logic [31:0] p0, p1, p2, p3, acc, y;
+        // isum_4: rows padded with +0 terms to a multiple of 4 (opentpu/isasim.py), then folded
+        p0 = pacc[j][0]; p1 = pacc[j][1]; p2 = pacc[j][2]; p3 = pacc[j][3];
+        if (ncols[1:0] != 2'd0) begin
+          if (ncols[1:0] <= 2'd1) p1 = fp_add(p1, FP_PZERO);
+          if (ncols[1:0] <= 2'd2) p2 = fp_add(p2, FP_PZERO);
+          p3 = fp_add(p3, FP_PZERO);
+        end
+        acc = fp_add(fp_add(p0, p2), fp_add(p1, p3));
+        if (c.flags[F_ASCALE]) y = fp_add(fp_mul(t_rdata[0], alpha[j]), acc);
+        else if (c.flags[F_ACC]) y = fp_add(t_rdata[0], acc);
+        else y = acc;
+        wt <= '{v: 1'b1, space: SP_TMEM, addr: t_raddr[0], data: y, mask: 4'hF};
+        rmx[j] = (n == 0) ? ftz(y) : fp_max(y, rmx[j]);
+        if (j + 1 == 32'(mM)) begin
+          j <= '0;
+          for (int q = 0; q < 4; q++)
+            for (int r = 0; r < AR; r++) pacc[r][q] = 32'd0;
+          if (n + 1 == 32'(mN)) begin
+            if (c.flags[F_RMAX] && !c.terr) st <= S_RMAX;
+            else begin done <= 1'b1; st <= S_IDLE; end
+          end else begin
+            n <= n + 32'd1;
             st <= (mKB == 16'd0) ? S_OUT : S_STRM;
-          end else begin
-            j <= j + 32'd1;
           end
+        end else begin
+          j <= j + 32'd1;
         end
-        S_STRM: begin
-          logic [31:0] ws, t, x;
-          int col, row;
-          ws = unit ? FP_ONE : ((wf == 2'd0) ? s_data : {s_data[15:0], 16'h0});
-          col = pair ? int'(k >> 1) : int'(k);
-          for (int r = 0; r < int'(mM); r++) begin
-            row = (pair && k[0]) ? r + int'(mM) : r;
-            t = fp_mul(fp_mul(i2f(block_isum(row)), ws), asc[row * ACT_BLOCKS + int'(ab) + int'(k)]);
-            if (pair && !k[0] && k + 1 < 32'(mKB)) begin
-              hold[r] = t;
-            end else begin
-              x = (pair && !k[0]) ? fp_add(t, FP_PZERO) : (pair ? fp_add(hold[r], t) : t);
-              pacc[r][col % 4] = fp_add(pacc[r][col % 4], x);
-            end
-          end
-          if (k + 1 == 32'(mKB)) begin
-            k <= '0; j <= '0; st <= S_OUT;
-          end else begin
-            k <= k + 32'd1;
-          end
-        end
-        S_OUT: begin
-          logic [31:0] p0, p1, p2, p3, acc, y;
-          // isum_4: rows padded with +0 terms to a multiple of 4 (opentpu/isasim.py), then folded
-          p0 = pacc[j][0]; p1 = pacc[j][1]; p2 = pacc[j][2]; p3 = pacc[j][3];
-          if (ncols[1:0] != 2'd0) begin
-            if (ncols[1:0] <= 2'd1) p1 = fp_add(p1, FP_PZERO);
-            if (ncols[1:0] <= 2'd2) p2 = fp_add(p2, FP_PZERO);
-            p3 = fp_add(p3, FP_PZERO);
-          end
-          acc = fp_add(fp_add(p0, p2), fp_add(p1, p3));
-          if (c.flags[F_ASCALE]) y = fp_add(fp_mul(t_rdata[0], alpha[j]), acc);
-          else if (c.flags[F_ACC]) y = fp_add(t_rdata[0], acc);
-          else y = acc;
-          wt <= '{v: 1'b1, space: SP_TMEM, addr: t_raddr[0], data: y, mask: 4'hF};
-          rmx[j] = (n == 0) ? ftz(y) : fp_max(y, rmx[j]);
-          if (j + 1 == 32'(mM)) begin
-            j <= '0;
-            for (int q = 0; q < 4; q++)
-              for (int r = 0; r < AR; r++) pacc[r][q] = 32'd0;
-            if (n + 1 == 32'(mN)) begin
-              if (c.flags[F_RMAX] && !c.terr) st <= S_RMAX;
-              else begin done <= 1'b1; st <= S_IDLE; end
-            end else begin
-              n <= n + 32'd1;
-              st <= (mKB == 16'd0) ? S_OUT : S_STRM;
-            end
-          end else begin
-            j <= j + 32'd1;
-          end
-        end
-        S_RMAX: begin
-          wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w3 + 32'(mM) * 32'(ors) + j, data: rmx[j],
-                  mask: 4'hF};
-          if (j + 1 == 32'(mM)) begin done <= 1'b1; st <= S_IDLE; end
-          else j <= j + 32'd1;
-        end
-        default: st <= S_IDLE;
-      endcase
-    end
+      end
+      S_RMAX: begin
+        wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w3 + 32'(mM) * 32'(ors) + j, data: rmx[j],
+                mask: 4'hF};
+        if (j + 1 == 32'(mM)) begin done <= 1'b1; st <= S_IDLE; end
+        else j <= j + 32'd1;
+      end
+      default: st <= S_IDLE;
+    endcase
   end
 endmodule

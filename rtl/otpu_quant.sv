@@ -91,87 +91,84 @@ module otpu_quant
   endtask
 
   always_ff @(posedge clk) begin
-    done <= 1'b0;
-    wa.v <= 1'b0; wa2.v <= 1'b0; ws.v <= 1'b0; ws2.v <= 1'b0; wm.v <= 1'b0;
-    if (rst) begin
-      st <= S_IDLE;
-    end else begin
-      case (st)
-        S_IDLE: begin
-          if (start) begin
-            c <= cmd;
-            qst <= (cmd.op == OP_QST);
-            spass <= 1'b0;
-            r <= '0; g <= '0; e <= '0; amax <= '0;
-            e_end <= cmd.flags[F_ROW] ?
-                     ((cmd.op == OP_QST) ? 32'(cmd.w4[31:16]) : 32'(cmd.w2[31:16])) * 32'(D) :
-                     32'(D);
-            if (((cmd.op == OP_QST) ? (cmd.w4[15:0] == 16'd0 || cmd.w4[31:16] == 16'd0)
-                                    : (cmd.w2[7:0] == 8'd0 || cmd.w2[31:16] == 16'd0)))
-              done <= 1'b1;
-            else st <= S_AMAX;
-          end
+    // one-cycle pulses
+    done <= 1'b0; wa.v <= 1'b0; wa2.v <= 1'b0; ws.v <= 1'b0; ws2.v <= 1'b0; wm.v <= 1'b0;
+    if (rst) st <= S_IDLE;
+    else case (st)
+      S_IDLE: begin
+        if (start) begin
+          c <= cmd;
+          qst <= (cmd.op == OP_QST);
+          spass <= 1'b0;
+          r <= '0; g <= '0; e <= '0; amax <= '0;
+          e_end <= cmd.flags[F_ROW] ?
+                   ((cmd.op == OP_QST) ? 32'(cmd.w4[31:16]) : 32'(cmd.w2[31:16])) * 32'(D) :
+                   32'(D);
+          if (((cmd.op == OP_QST) ? (cmd.w4[15:0] == 16'd0 || cmd.w4[31:16] == 16'd0)
+                                  : (cmd.w2[7:0] == 8'd0 || cmd.w2[31:16] == 16'd0)))
+            done <= 1'b1;
+          else st <= S_AMAX;
         end
-        S_AMAX: begin
-          logic [31:0] am;
-          am = ({1'b0, x[30:0]} > amax) ? {1'b0, x[30:0]} : amax;
-          amax <= am;
-          if (e + 1 == e_end) begin
-            s_r <= (am == 32'd0) ? 32'd0 : fp_mul(am, INV127);
-            inv_r <= (am == 32'd0) ? 32'd0 : fp_mul(F127, fp_recip(am));
-            e <= g_lo(g);
-            st <= spass ? S_SCALE : S_Q;
-          end else begin
-            e <= e + 32'd1;
-          end
+      end
+      S_AMAX: begin
+        logic [31:0] am;
+        am = ({1'b0, x[30:0]} > amax) ? {1'b0, x[30:0]} : amax;
+        amax <= am;
+        if (e + 1 == e_end) begin
+          s_r <= (am == 32'd0) ? 32'd0 : fp_mul(am, INV127);
+          inv_r <= (am == 32'd0) ? 32'd0 : fp_mul(F127, fp_recip(am));
+          e <= g_lo(g);
+          st <= spass ? S_SCALE : S_Q;
+        end else begin
+          e <= e + 32'd1;
         end
-        S_Q: begin
-          logic [7:0] q;
-          q = q8(fp_mul(x, inv_r));
-          if (qst) begin
-            if (e < ne) begin
-              logic [31:0] ba;
-              ba = c.w2 + r * c.w6 + e * c.w7;
-              wm <= '{v: 1'b1, space: SP_DRAM, addr: {ba[31:2], 2'b00}, data: {4{q}},
-                      mask: 4'b0001 << ba[1:0]};
-            end
-          end else begin
-            wa <= '{v: 1'b1, space: SP_ACT, addr: r * 32'(ACT_BLOCKS * D) + ab * 32'(D) + e,
-                    data: 32'(q), mask: 4'hF};
-            if (c.flags[F_DUP] && r + rows < 32'(AR))
-              wa2 <= '{v: 1'b1, space: SP_ACT,
-                       addr: (r + rows) * 32'(ACT_BLOCKS * D) + ab * 32'(D) + e,
-                       data: 32'(q), mask: 4'hF};
+      end
+      S_Q: begin
+        logic [7:0] q;
+        q = q8(fp_mul(x, inv_r));
+        if (qst) begin
+          if (e < ne) begin
+            logic [31:0] ba;
+            ba = c.w2 + r * c.w6 + e * c.w7;
+            wm <= '{v: 1'b1, space: SP_DRAM, addr: {ba[31:2], 2'b00}, data: {4{q}},
+                    mask: 4'b0001 << ba[1:0]};
           end
-          if (e + 1 == e_end) begin
-            kk <= '0;
-            st <= S_SCALE;
-          end else begin
-            e <= e + 32'd1;
-          end
+        end else begin
+          wa <= '{v: 1'b1, space: SP_ACT, addr: r * 32'(ACT_BLOCKS * D) + ab * 32'(D) + e,
+                  data: 32'(q), mask: 4'hF};
+          if (c.flags[F_DUP] && r + rows < 32'(AR))
+            wa2 <= '{v: 1'b1, space: SP_ACT,
+                     addr: (r + rows) * 32'(ACT_BLOCKS * D) + ab * 32'(D) + e,
+                     data: 32'(q), mask: 4'hF};
         end
-        S_SCALE: begin
-          // QACT: KB scales for a row group, one for a block; QST: one word
-          logic [31:0] blk;
-          blk = row ? kk : g;
-          if (qst) begin
-            if (spass)
-              wm <= '{v: 1'b1, space: SP_DRAM,
-                      addr: row ? c.w3 + (r << 2) : c.w3 + ((r * kb + g) << 2),
-                      data: s_r, mask: 4'hF};
-            next_group();
-          end else begin
-            ws <= '{v: 1'b1, space: SP_ASCALE, addr: r * 32'(ACT_BLOCKS) + ab + blk, data: s_r,
-                    mask: 4'hF};
-            if (c.flags[F_DUP] && r + rows < 32'(AR))
-              ws2 <= '{v: 1'b1, space: SP_ASCALE, addr: (r + rows) * 32'(ACT_BLOCKS) + ab + blk,
-                       data: s_r, mask: 4'hF};
-            if (!row || kk + 1 == kb) next_group();
-            else kk <= kk + 32'd1;
-          end
+        if (e + 1 == e_end) begin
+          kk <= '0;
+          st <= S_SCALE;
+        end else begin
+          e <= e + 32'd1;
         end
-        default: st <= S_IDLE;
-      endcase
-    end
+      end
+      S_SCALE: begin
+        // QACT: KB scales for a row group, one for a block; QST: one word
+        logic [31:0] blk;
+        blk = row ? kk : g;
+        if (qst) begin
+          if (spass)
+            wm <= '{v: 1'b1, space: SP_DRAM,
+                    addr: row ? c.w3 + (r << 2) : c.w3 + ((r * kb + g) << 2),
+                    data: s_r, mask: 4'hF};
+          next_group();
+        end else begin
+          ws <= '{v: 1'b1, space: SP_ASCALE, addr: r * 32'(ACT_BLOCKS) + ab + blk, data: s_r,
+                  mask: 4'hF};
+          if (c.flags[F_DUP] && r + rows < 32'(AR))
+            ws2 <= '{v: 1'b1, space: SP_ASCALE, addr: (r + rows) * 32'(ACT_BLOCKS) + ab + blk,
+                     data: s_r, mask: 4'hF};
+          if (!row || kk + 1 == kb) next_group();
+          else kk <= kk + 32'd1;
+        end
+      end
+      default: st <= S_IDLE;
+    endcase
   end
 endmodule

@@ -229,217 +229,212 @@ module otpu_stream
   endtask
 
   always_ff @(posedge clk) begin
-    done <= 1'b0;
-    err <= 1'b0;
-    wt.v <= 1'b0;
-    wm.v <= 1'b0;
-    if (rst) begin
-      st <= S_IDLE;
-    end else begin
-      case (st)
-        S_IDLE: begin
-          if (start) begin
-            c <= cmd;
-            dstep <= (cmd.op == OP_DSTEP);
-            i <= '0; r <= '0; cc <= '0;
-            if (cmd.op == OP_DSTEP) begin
-              // isa.gdn_desc(rows, cols): A = slot 1, U = FMMA (G = K0, B = slot 1, D = r2),
-              // Q = slot 0, ops r0 = A*K0, r1 = X - r0, r2 = r1*K1
-              dp[0] <= {cmd.w4[27:16], cmd.w4[11:0]};
-              dp[1] <= 24'(1) | (24'(1) << 3) | (24'(1) << 5) | (24'(2) << 7) | (24'(1) << 14) |
-                       (24'(2) << 17) | (24'(1) << 20);
-              dp[2] <= 24'd3;
-              dp[3] <= '0;
-              dp[4] <= '0;
-              ops[0] <= {4'd10, 4'd8, 3'd0, SC_MUL};
-              ops[1] <= {4'd0, 4'd9, 3'd1, SC_SUB};
-              ops[2] <= {4'd11, 4'd1, 3'd2, SC_MUL};
-              st <= S_CHECK;
-            end else begin
-              nwords <= 32'd5;
-              st <= S_DESC;
-            end
-          end
-        end
-        S_DESC: begin
-          if (longint'(at) + longint'(i) >= T || t_rdata[30:23] != 8'h80) begin
-            finish(1'b1);                                   // not a float-safe descriptor
+    // one-cycle pulses
+    done <= 1'b0; err <= 1'b0; wt.v <= 1'b0; wm.v <= 1'b0;
+    if (rst) st <= S_IDLE;
+    else case (st)
+      S_IDLE: begin
+        if (start) begin
+          c <= cmd;
+          dstep <= (cmd.op == OP_DSTEP);
+          i <= '0; r <= '0; cc <= '0;
+          if (cmd.op == OP_DSTEP) begin
+            // isa.gdn_desc(rows, cols): A = slot 1, U = FMMA (G = K0, B = slot 1, D = r2),
+            // Q = slot 0, ops r0 = A*K0, r1 = X - r0, r2 = r1*K1
+            dp[0] <= {cmd.w4[27:16], cmd.w4[11:0]};
+            dp[1] <= 24'(1) | (24'(1) << 3) | (24'(1) << 5) | (24'(2) << 7) | (24'(1) << 14) |
+                     (24'(2) << 17) | (24'(1) << 20);
+            dp[2] <= 24'd3;
+            dp[3] <= '0;
+            dp[4] <= '0;
+            ops[0] <= {4'd10, 4'd8, 3'd0, SC_MUL};
+            ops[1] <= {4'd0, 4'd9, 3'd1, SC_SUB};
+            ops[2] <= {4'd11, 4'd1, 3'd2, SC_MUL};
+            st <= S_CHECK;
           end else begin
-            if (i < 5) dp[i[2:0]] <= {t_rdata[31], t_rdata[22:0]};
-            else ops[i - 5] <= t_rdata[14:0];
-            if (i == 2) nwords <= 32'd5 + 32'(t_rdata[3:0]);
-            if (i + 1 == ((i >= 2) ? nwords : 32'd5) && i >= 4) st <= S_CHECK;
-            i <= i + 32'd1;
+            nwords <= 32'd5;
+            st <= S_DESC;
           end
         end
-        S_CHECK: begin
-          if (chk_err || bad_row == 0) finish(1'b1);
-          else begin
-            for (int j = 0; j < 8; j++) regs[j] <= 32'd0;
-            i <= '0; cc <= '0; in_ph <= 2'd0;
-            st <= S_INPUT;
-          end
+      end
+      S_DESC: begin
+        if (longint'(at) + longint'(i) >= T || t_rdata[30:23] != 8'h80) begin
+          finish(1'b1);                                   // not a float-safe descriptor
+        end else begin
+          if (i < 5) dp[i[2:0]] <= {t_rdata[31], t_rdata[22:0]};
+          else ops[i - 5] <= t_rdata[14:0];
+          if (i == 2) nwords <= 32'd5 + 32'(t_rdata[3:0]);
+          if (i + 1 == ((i >= 2) ? nwords : 32'd5) && i >= 4) st <= S_CHECK;
+          i <= i + 32'd1;
         end
-        S_INPUT: begin
-          // slots (i = slot, cc = column), then constants (i), then row scalars (cc)
-          case (in_ph)
-            2'd0: begin
-              if (slots[i[1:0]]) cbuf[{i[1:0], cc[11:0]}] <= t_rdata;
-              if (!slots[i[1:0]] || cc + 1 == 32'(cols)) begin
-                cc <= '0;
-                if (i == 3) begin i <= '0; in_ph <= 2'd1; end
-                else i <= i + 32'd1;
-              end else cc <= cc + 32'd1;
-            end
-            2'd1: begin
-              if (consts[i[1:0]]) kbuf[i[1:0]] <= t_rdata;
-              if (i == 3) begin i <= '0; cc <= '0; in_ph <= 2'd2; end
+      end
+      S_CHECK: begin
+        if (chk_err || bad_row == 0) finish(1'b1);
+        else begin
+          for (int j = 0; j < 8; j++) regs[j] <= 32'd0;
+          i <= '0; cc <= '0; in_ph <= 2'd0;
+          st <= S_INPUT;
+        end
+      end
+      S_INPUT: begin
+        // slots (i = slot, cc = column), then constants (i), then row scalars (cc)
+        case (in_ph)
+          2'd0: begin
+            if (slots[i[1:0]]) cbuf[{i[1:0], cc[11:0]}] <= t_rdata;
+            if (!slots[i[1:0]] || cc + 1 == 32'(cols)) begin
+              cc <= '0;
+              if (i == 3) begin i <= '0; in_ph <= 2'd1; end
               else i <= i + 32'd1;
-            end
-            default: begin
-              if (uses_x) xbuf[cc[11:0]] <= t_rdata;
-              if (!uses_x || cc + 1 == 32'(rows)) begin
-                cc <= '0;
-                for (int j = 0; j < 4; j++) if (rinit[j]) regs[4 + j] <= kbuf[j];
-                st <= snap ? S_SNAP : S_LOAD;
-              end else cc <= cc + 32'd1;
-            end
-          endcase
-        end
-        S_SNAP: begin
-          snapb[cc % TMEM_WORDS] <= t_rdata;
-          if (cc + 1 == (32'(rows) - 1) * srs + 32'(cols)) begin cc <= '0; st <= S_LOAD; end
-          else cc <= cc + 32'd1;
-        end
-        S_LOAD: begin
-          logic [31:0] sv, opa;
-          sv = s_word;
-          sbuf[cc[11:0]] <= sv;
-          if (cc == 0) for (int q = 0; q < 64; q++) part[q] = 32'd0;
-          if (a_en) begin
-            if (a_op == 2'd3) begin
-              if (cc == 0 || fp_gt(sv, mx)) mx <= ftz(sv);
-            end else begin
-              opa = (a_op == 2'd0) ? cbuf[{a_idx, cc[11:0]}] : (a_op == 2'd1) ? sv : kbuf[a_idx];
-              part[cc[5:0]] = fp_add(part[cc[5:0]], fp_mul(sv, opa));
-            end
+            end else cc <= cc + 32'd1;
           end
-          if (cc + 1 == 32'(cols)) begin
-            cc <= '0;
-            fh <= 32'd32;
-            st <= (a_en && a_op != 2'd3) ? S_AFOLD : S_SCALAR;
-            if (!a_en) aval <= 32'd0;
-            if (a_en && a_op == 2'd3) aval <= (cc == 0 || fp_gt(sv, mx)) ? ftz(sv) : mx;
+          2'd1: begin
+            if (consts[i[1:0]]) kbuf[i[1:0]] <= t_rdata;
+            if (i == 3) begin i <= '0; cc <= '0; in_ph <= 2'd2; end
+            else i <= i + 32'd1;
+          end
+          default: begin
+            if (uses_x) xbuf[cc[11:0]] <= t_rdata;
+            if (!uses_x || cc + 1 == 32'(rows)) begin
+              cc <= '0;
+              for (int j = 0; j < 4; j++) if (rinit[j]) regs[4 + j] <= kbuf[j];
+              st <= snap ? S_SNAP : S_LOAD;
+            end else cc <= cc + 32'd1;
+          end
+        endcase
+      end
+      S_SNAP: begin
+        snapb[cc % TMEM_WORDS] <= t_rdata;
+        if (cc + 1 == (32'(rows) - 1) * srs + 32'(cols)) begin cc <= '0; st <= S_LOAD; end
+        else cc <= cc + 32'd1;
+      end
+      S_LOAD: begin
+        logic [31:0] sv, opa;
+        sv = s_word;
+        sbuf[cc[11:0]] <= sv;
+        if (cc == 0) for (int q = 0; q < 64; q++) part[q] = 32'd0;
+        if (a_en) begin
+          if (a_op == 2'd3) begin
+            if (cc == 0 || fp_gt(sv, mx)) mx <= ftz(sv);
+          end else begin
+            opa = (a_op == 2'd0) ? cbuf[{a_idx, cc[11:0]}] : (a_op == 2'd1) ? sv : kbuf[a_idx];
+            part[cc[5:0]] = fp_add(part[cc[5:0]], fp_mul(sv, opa));
+          end
+        end
+        if (cc + 1 == 32'(cols)) begin
+          cc <= '0;
+          fh <= 32'd32;
+          st <= (a_en && a_op != 2'd3) ? S_AFOLD : S_SCALAR;
+          if (!a_en) aval <= 32'd0;
+          if (a_en && a_op == 2'd3) aval <= (cc == 0 || fp_gt(sv, mx)) ? ftz(sv) : mx;
+          i <= '0;
+        end else cc <= cc + 32'd1;
+      end
+      S_AFOLD, S_QFOLD: begin
+        if (fh == 32'd32 && cols[5:0] != 6'd0)
+          for (int q = int'(cols[5:0]); q < 64; q++) part[q] = fp_add(part[q], FP_PZERO);
+        for (int k = 0; k < int'(fh); k++) part[k] = fp_add(part[k], part[k + int'(fh)]);
+        if (fh == 32'd1) begin
+          if (st == S_AFOLD) begin
+            aval <= part[0];
             i <= '0;
-          end else cc <= cc + 32'd1;
-        end
-        S_AFOLD, S_QFOLD: begin
-          if (fh == 32'd32 && cols[5:0] != 6'd0)
-            for (int q = int'(cols[5:0]); q < 64; q++) part[q] = fp_add(part[q], FP_PZERO);
-          for (int k = 0; k < int'(fh); k++) part[k] = fp_add(part[k], part[k + int'(fh)]);
-          if (fh == 32'd1) begin
-            if (st == S_AFOLD) begin
-              aval <= part[0];
-              i <= '0;
-              st <= S_SCALAR;
-            end else begin
-              obuf[r[11:0]] <= part[0];
-              next_row();
-            end
-          end else fh <= fh >> 1;
-        end
-        S_SCALAR: begin
-          if (i < 32'(nops)) begin
-            logic [3:0] o;
-            logic [31:0] x, y, v;
-            o = ops[i][3:0];
-            x = opv(ops[i][10:7]);
-            y = opv(ops[i][14:11]);
-            case (o)
-              SC_ADD: v = fp_add(x, y);
-              SC_SUB: v = fp_sub(x, y);
-              SC_MUL: v = fp_mul(x, y);
-              SC_MAX: v = fp_max(x, y);
-              SC_MIN: v = fp_min(x, y);
-              SC_MOV: v = ftz(x);
-              SC_RSQRT: v = fp_rsqrt(x);
-              SC_RECIP: v = fp_recip(x);
-              SC_EXP2: v = fp_exp2(x);
-              SC_LOG2: v = fp_log2(x);
-              default: v = fp_exp2(fp_sub(x, y));
-            endcase
-            regs[ops[i][6:4]] <= v;
-            i <= i + 32'd1;
+            st <= S_SCALAR;
           end else begin
-            cc <= '0;
-            st <= S_MAP;
+            obuf[r[11:0]] <= part[0];
+            next_row();
           end
-        end
-        S_MAP: begin
-          logic [31:0] sv, g, b, y, qv, yo;
-          sv = sbuf[cc[11:0]];
-          if (cc == 0) for (int q = 0; q < 64; q++) part[q] = 32'd0;
-          case (g_src)
-            2'd0: g = regs[g_idx];
-            2'd1: g = cbuf[{g_idx[1:0], cc[11:0]}];
-            2'd2: g = kbuf[g_idx[1:0]];
-            default: g = FP_ONE;
+        end else fh <= fh >> 1;
+      end
+      S_SCALAR: begin
+        if (i < 32'(nops)) begin
+          logic [3:0] o;
+          logic [31:0] x, y, v;
+          o = ops[i][3:0];
+          x = opv(ops[i][10:7]);
+          y = opv(ops[i][14:11]);
+          case (o)
+            SC_ADD: v = fp_add(x, y);
+            SC_SUB: v = fp_sub(x, y);
+            SC_MUL: v = fp_mul(x, y);
+            SC_MAX: v = fp_max(x, y);
+            SC_MIN: v = fp_min(x, y);
+            SC_MOV: v = ftz(x);
+            SC_RSQRT: v = fp_rsqrt(x);
+            SC_RECIP: v = fp_recip(x);
+            SC_EXP2: v = fp_exp2(x);
+            SC_LOG2: v = fp_log2(x);
+            default: v = fp_exp2(fp_sub(x, y));
           endcase
-          case (b_src)
-            2'd0: b = cbuf[{b_idx[1:0], cc[11:0]}];
-            2'd1: b = kbuf[b_idx[1:0]];
-            default: b = regs[b_idx];
-          endcase
-          case (u_mode)
-            2'd0: y = ftz(sv);
-            2'd1: y = fp_add(fp_mul(sv, g), fp_mul(regs[d_reg], b));
-            2'd2: y = fp_mul(sv, g);
-            default: y = fp_add(sv, fp_mul(regs[d_reg], b));
-          endcase
-          qv = cbuf[{q_idx, cc[11:0]}];
-          if (q_en) part[cc[5:0]] = fp_add(part[cc[5:0]], fp_mul(y, q_self ? y : qv));
-          yo = out_p2 ? fp_mul(y, qv) : y;
-          if (!nodst) begin
-            if (out_t)
-              wt <= '{v: 1'b1, space: SP_TMEM, addr: dst + r * drs + cc, data: yo, mask: 4'hF};
-            else
-              wm <= '{v: 1'b1, space: SP_DRAM, addr: dst + ((r * 32'(cols) + cc) << 2), data: yo,
-                      mask: 4'hF};
-          end
-          if (cc + 1 == 32'(cols)) begin
-            cc <= '0;
-            fh <= 32'd32;
-            if (q_en) st <= S_QFOLD;
-            else begin
-              if (o_reg_en) obuf[r[11:0]] <= regs[o_reg];
-              next_row();
-            end
-          end else cc <= cc + 32'd1;
+          regs[ops[i][6:4]] <= v;
+          i <= i + 32'd1;
+        end else begin
+          cc <= '0;
+          st <= S_MAP;
         end
-        S_OUT: begin
-          if (!(q_en || o_reg_en) || c.terr) begin
-            i <= '0; st <= S_RSAVE;
-          end else if (r == 0 && longint'(outa) + longint'(rows) > T) begin
-            finish(1'b1);
-          end else begin
-            wt <= '{v: 1'b1, space: SP_TMEM, addr: outa + r, data: obuf[r[11:0]], mask: 4'hF};
-            if (r + 1 == 32'(rows)) begin i <= '0; st <= S_RSAVE; end
-            else r <= r + 32'd1;
-          end
+      end
+      S_MAP: begin
+        logic [31:0] sv, g, b, y, qv, yo;
+        sv = sbuf[cc[11:0]];
+        if (cc == 0) for (int q = 0; q < 64; q++) part[q] = 32'd0;
+        case (g_src)
+          2'd0: g = regs[g_idx];
+          2'd1: g = cbuf[{g_idx[1:0], cc[11:0]}];
+          2'd2: g = kbuf[g_idx[1:0]];
+          default: g = FP_ONE;
+        endcase
+        case (b_src)
+          2'd0: b = cbuf[{b_idx[1:0], cc[11:0]}];
+          2'd1: b = kbuf[b_idx[1:0]];
+          default: b = regs[b_idx];
+        endcase
+        case (u_mode)
+          2'd0: y = ftz(sv);
+          2'd1: y = fp_add(fp_mul(sv, g), fp_mul(regs[d_reg], b));
+          2'd2: y = fp_mul(sv, g);
+          default: y = fp_add(sv, fp_mul(regs[d_reg], b));
+        endcase
+        qv = cbuf[{q_idx, cc[11:0]}];
+        if (q_en) part[cc[5:0]] = fp_add(part[cc[5:0]], fp_mul(y, q_self ? y : qv));
+        yo = out_p2 ? fp_mul(y, qv) : y;
+        if (!nodst) begin
+          if (out_t)
+            wt <= '{v: 1'b1, space: SP_TMEM, addr: dst + r * drs + cc, data: yo, mask: 4'hF};
+          else
+            wm <= '{v: 1'b1, space: SP_DRAM, addr: dst + ((r * 32'(cols) + cc) << 2), data: yo,
+                    mask: 4'hF};
         end
-        S_RSAVE: begin
-          if (i == 4) finish(1'b0);
+        if (cc + 1 == 32'(cols)) begin
+          cc <= '0;
+          fh <= 32'd32;
+          if (q_en) st <= S_QFOLD;
           else begin
-            if (rsave[i[1:0]]) begin
-              if (longint'(ka) + longint'(i) * longint'(ks) >= T) finish(1'b1);
-              else wt <= '{v: 1'b1, space: SP_TMEM, addr: ka + i * 32'(ks),
-                           data: regs[4 + i[1:0]], mask: 4'hF};
-            end
-            i <= i + 32'd1;
+            if (o_reg_en) obuf[r[11:0]] <= regs[o_reg];
+            next_row();
           end
+        end else cc <= cc + 32'd1;
+      end
+      S_OUT: begin
+        if (!(q_en || o_reg_en) || c.terr) begin
+          i <= '0; st <= S_RSAVE;
+        end else if (r == 0 && longint'(outa) + longint'(rows) > T) begin
+          finish(1'b1);
+        end else begin
+          wt <= '{v: 1'b1, space: SP_TMEM, addr: outa + r, data: obuf[r[11:0]], mask: 4'hF};
+          if (r + 1 == 32'(rows)) begin i <= '0; st <= S_RSAVE; end
+          else r <= r + 32'd1;
         end
-        default: st <= S_IDLE;
-      endcase
-    end
+      end
+      S_RSAVE: begin
+        if (i == 4) finish(1'b0);
+        else begin
+          if (rsave[i[1:0]]) begin
+            if (longint'(ka) + longint'(i) * longint'(ks) >= T) finish(1'b1);
+            else wt <= '{v: 1'b1, space: SP_TMEM, addr: ka + i * 32'(ks),
+                         data: regs[4 + i[1:0]], mask: 4'hF};
+          end
+          i <= i + 32'd1;
+        end
+      end
+      default: st <= S_IDLE;
+    endcase
   end
 endmodule

@@ -89,110 +89,106 @@ module otpu_vpu
   endtask
 
   always_ff @(posedge clk) begin
-    done <= 1'b0;
-    wt.v <= 1'b0;
-    if (rst) begin
-      st <= S_IDLE;
-      n_res <= 0;
-    end else begin
-      case (st)
-        S_IDLE: begin
-          if (start) begin
-            c <= cmd;
-            r <= '0; cc <= '0;
-            for (int q = 0; q < 64; q++) part[q] = 32'd0;
-            if (cmd.w4[15:0] == 16'd0 || (cmd.w4[31:16] == 16'd0 && cmd.w6[23:16] < V_RSUM))
-              done <= 1'b1;
-            else if (cmd.w6[23:16] == V_OUTER) st <= S_PRE;
-            else if (cmd.w4[31:16] == 16'd0) begin fh <= 32'd32; st <= S_FOLD; end
-            else st <= S_ELEM;
-          end
+    // one-cycle pulses
+    done <= 1'b0; wt.v <= 1'b0;
+    if (rst) begin st <= S_IDLE; n_res <= 0; end
+    else case (st)
+      S_IDLE: begin
+        if (start) begin
+          c <= cmd;
+          r <= '0; cc <= '0;
+          for (int q = 0; q < 64; q++) part[q] = 32'd0;
+          if (cmd.w4[15:0] == 16'd0 || (cmd.w4[31:16] == 16'd0 && cmd.w6[23:16] < V_RSUM))
+            done <= 1'b1;
+          else if (cmd.w6[23:16] == V_OUTER) st <= S_PRE;
+          else if (cmd.w4[31:16] == 16'd0) begin fh <= 32'd32; st <= S_FOLD; end
+          else st <= S_ELEM;
         end
-        S_PRE: begin
-          cbuf[cc[7:0]] <= t_rdata[0];
-          dbuf[cc[7:0]] <= c.flags[F_DONE] ? FP_ONE : t_rdata[1];
-          if (last_c) begin cc <= '0; st <= S_ELEM; end
+      end
+      S_PRE: begin
+        cbuf[cc[7:0]] <= t_rdata[0];
+        dbuf[cc[7:0]] <= c.flags[F_DONE] ? FP_ONE : t_rdata[1];
+        if (last_c) begin cc <= '0; st <= S_ELEM; end
+        else cc <= cc + 32'd1;
+      end
+      S_ELEM: begin
+        logic [31:0] y;
+        if (!red) begin
+          case (func)
+            V_ADD:     y = fp_add(A, B);
+            V_SUB:     y = fp_sub(A, B);
+            V_RSUB:    y = fp_sub(B, A);
+            V_MUL:     y = fp_mul(A, B);
+            V_MAX:     y = fp_max(A, B);
+            V_MIN:     y = fp_min(A, B);
+            V_OUTER:   y = fp_add(fp_mul(A, dbuf[cc[7:0]]), fp_mul(t_rdata[1], cbuf[cc[7:0]]));
+            V_COPY:    y = ftz(A);
+            V_EXP2:    y = fp_exp2(A);
+            V_RECIP:   y = fp_recip(A);
+            V_RSQRT:   y = fp_rsqrt(A);
+            V_ABS:     y = fabs(A);
+            V_FILL:    y = ftz(B);
+            V_EXP2SUB: y = fp_exp2(fp_sub(A, B));
+            default:   y = fp_log2(A);
+          endcase
+          wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs + cc, data: res(y), mask: 4'hF};
+          n_res <= n_res + 1;
+          next_elem();
+        end else if (func == V_RMAX || func == V_ARGMAX) begin
+          logic [31:0] m;
+          logic        up;
+          up = (cc == 0) || fp_gt(A, mx);
+          m = up ? ftz(A) : mx;
+          mx <= m;
+          if (up) amx_i <= cc;
+          if (last_c) begin
+            wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs, data: res(m), mask: 4'hF};
+            n_res <= n_res + 1;
+            if (func == V_ARGMAX) st <= S_ARG2;
+            else next_elem();
+          end else begin
+            cc <= cc + 32'd1;
+          end
+        end else begin
+          logic [5:0] q;
+          q = cc[5:0];
+          if (func == V_RSUM) y = A;
+          else if (func == V_RSSQ) y = fp_mul(A, A);
+          else y = fp_mul(A, B);
+          part[q] = fp_add(part[q], y);
+          if (last_c) begin fh <= 32'd32; st <= S_FOLD; end
           else cc <= cc + 32'd1;
         end
-        S_ELEM: begin
-          logic [31:0] y;
-          if (!red) begin
-            case (func)
-              V_ADD:     y = fp_add(A, B);
-              V_SUB:     y = fp_sub(A, B);
-              V_RSUB:    y = fp_sub(B, A);
-              V_MUL:     y = fp_mul(A, B);
-              V_MAX:     y = fp_max(A, B);
-              V_MIN:     y = fp_min(A, B);
-              V_OUTER:   y = fp_add(fp_mul(A, dbuf[cc[7:0]]), fp_mul(t_rdata[1], cbuf[cc[7:0]]));
-              V_COPY:    y = ftz(A);
-              V_EXP2:    y = fp_exp2(A);
-              V_RECIP:   y = fp_recip(A);
-              V_RSQRT:   y = fp_rsqrt(A);
-              V_ABS:     y = fabs(A);
-              V_FILL:    y = ftz(B);
-              V_EXP2SUB: y = fp_exp2(fp_sub(A, B));
-              default:   y = fp_log2(A);
-            endcase
-            wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs + cc, data: res(y), mask: 4'hF};
-            n_res <= n_res + 1;
-            next_elem();
-          end else if (func == V_RMAX || func == V_ARGMAX) begin
-            logic [31:0] m;
-            logic        up;
-            up = (cc == 0) || fp_gt(A, mx);
-            m = up ? ftz(A) : mx;
-            mx <= m;
-            if (up) amx_i <= cc;
-            if (last_c) begin
-              wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs, data: res(m), mask: 4'hF};
-              n_res <= n_res + 1;
-              if (func == V_ARGMAX) st <= S_ARG2;
-              else next_elem();
-            end else begin
-              cc <= cc + 32'd1;
-            end
-          end else begin
-            logic [5:0] q;
-            q = cc[5:0];
-            if (func == V_RSUM) y = A;
-            else if (func == V_RSSQ) y = fp_mul(A, A);
-            else y = fp_mul(A, B);
-            part[q] = fp_add(part[q], y);
-            if (last_c) begin fh <= 32'd32; st <= S_FOLD; end
-            else cc <= cc + 32'd1;
-          end
-        end
-        S_FOLD: begin
-          // first level: the +0 pad terms of a row that is not a multiple of 64 columns
-          if (fh == 32'd32 && cols[5:0] != 6'd0)
-            for (int q = int'(cols[5:0]); q < 64; q++) part[q] = fp_add(part[q], FP_PZERO);
-          for (int i = 0; i < int'(fh); i++) part[i] = fp_add(part[i], part[i + int'(fh)]);
-          if (fh == 32'd1) begin
-            wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs, data: res(part[0]),
-                    mask: 4'hF};
-            n_res <= n_res + 1;
-            for (int q = 0; q < 64; q++) part[q] = 32'd0;
-            cc <= '0;
-            r <= r + 32'd1;
-            if (r + 1 == rows) begin done <= 1'b1; st <= S_IDLE; end
-            else st <= (cols == 0) ? S_FOLD : S_ELEM;
-            fh <= 32'd32;
-          end else begin
-            fh <= fh >> 1;
-          end
-        end
-        S_ARG2: begin
-          wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs + 32'd1,
-                  data: res(i2f(amx_i + c.w7)), mask: 4'hF};
+      end
+      S_FOLD: begin
+        // first level: the +0 pad terms of a row that is not a multiple of 64 columns
+        if (fh == 32'd32 && cols[5:0] != 6'd0)
+          for (int q = int'(cols[5:0]); q < 64; q++) part[q] = fp_add(part[q], FP_PZERO);
+        for (int i = 0; i < int'(fh); i++) part[i] = fp_add(part[i], part[i + int'(fh)]);
+        if (fh == 32'd1) begin
+          wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs, data: res(part[0]),
+                  mask: 4'hF};
           n_res <= n_res + 1;
+          for (int q = 0; q < 64; q++) part[q] = 32'd0;
           cc <= '0;
           r <= r + 32'd1;
           if (r + 1 == rows) begin done <= 1'b1; st <= S_IDLE; end
-          else st <= S_ELEM;
+          else st <= (cols == 0) ? S_FOLD : S_ELEM;
+          fh <= 32'd32;
+        end else begin
+          fh <= fh >> 1;
         end
-        default: st <= S_IDLE;
-      endcase
-    end
+      end
+      S_ARG2: begin
+        wt <= '{v: 1'b1, space: SP_TMEM, addr: c.w1 + r * drs + 32'd1,
+                data: res(i2f(amx_i + c.w7)), mask: 4'hF};
+        n_res <= n_res + 1;
+        cc <= '0;
+        r <= r + 32'd1;
+        if (r + 1 == rows) begin done <= 1'b1; st <= S_IDLE; end
+        else st <= S_ELEM;
+      end
+      default: st <= S_IDLE;
+    endcase
   end
 endmodule

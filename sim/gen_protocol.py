@@ -101,22 +101,23 @@ def sv_text(d):
     out = ["// otpu_protocol_pkg.sv - the lockstep protocol's vocabulary (rtl/EVENTS.md): units,",
            "// memory spaces, write ports, records. Written by sim/gen_protocol.py from",
            "// sim/protocol.def, which also writes sim/protocol.h: edit the description, not",
-           "// this file.", "package otpu_protocol_pkg;", "", "  // units"]
-    for i, (f, note) in enumerate(d["unit"]):
-        out.append(f"  localparam int U_{f[0]} = {i};" + (f"  // {note}" if note else ""))
-    out += [f"  localparam int NUNITS = {len(d['unit'])};", "", "  // memory spaces of a write"]
-    for i, (f, note) in enumerate(d["space"]):
-        out.append(f"  localparam logic [2:0] SP_{f[0]} = 3'd{i};")
-    out += ["", "  // write ports"]
-    for i, (f, note) in enumerate(d["port"]):
-        out.append(f"  localparam int P_{f[0]} = {i};" + (f"  // {note}" if note else ""))
-    out += [f"  localparam int NPORTS = {len(d['port'])};", "", "  // instruction records"]
-    for i, (f, note) in enumerate(d["event"]):
-        out.append(f"  localparam int EV_{f[0]} = {i};")
-    out += ["", "  // slice status records"]
-    for i, (f, note) in enumerate(d["state"]):
-        out.append(f"  localparam int SS_{f[0]} = {i};")
-    out += ["", "  // the unit whose instruction a port's writes belong to (-1: the sequencer)",
+           "// this file.", "package otpu_protocol_pkg;", ""]
+    # (section title, protocol.def key, declaration, its count's name, notes shown)
+    for title, key, decl, count, notes in (
+            ("units", "unit", "int U_{}", "NUNITS", True),
+            ("memory spaces of a write", "space", "logic [2:0] SP_{}", None, False),
+            ("write ports", "port", "int P_{}", "NPORTS", True),
+            ("instruction records", "event", "int EV_{}", None, False),
+            ("slice status records", "state", "int SS_{}", None, False)):
+        out.append(f"  // {title}")
+        for i, (f, note) in enumerate(d[key]):
+            value = f"3'd{i}" if key == "space" else str(i)
+            out.append(f"  localparam {decl.format(f[0])} = {value};" +
+                       (f"  // {note}" if notes and note else ""))
+        if count:
+            out.append(f"  localparam int {count} = {len(d[key])};")
+        out.append("")
+    out += ["  // the unit whose instruction a port's writes belong to (-1: the sequencer)",
             "  function automatic int port_unit(input int p);", "    case (p)"]
     for f, _ in d["port"]:
         out.append(f"      P_{f[0]}: return {'-1' if f[1] == 'SEQ' else 'U_' + f[1]};")
