@@ -571,10 +571,11 @@ def py_text(ops, formats):
     out += [f"    {o['name']!r}: ({o['code']:#04x}, {o['unit']!r}, {o['format']!r}),"
             for o in ops]
     out += ["}", "",
-            "# Every format's fields in description order, one row a field: (format, name, kind,",
-            "# reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg, word or 0,",
-            "# shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width, mask, values:",
-            "# the names of its values, comma-separated); a column the kind has not is '', 0 or False.",
+            "# Every format's fields in description order, one row a field: (format, name,",
+            "# kind, reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg,",
+            "# word or 0, shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width,",
+            "# mask, values: the names of its values, comma-separated); a column the kind has",
+            "# not is '', 0 or False.",
             "FIELDS = ("]
     for fmt in formats.values():
         for f in fmt["fields"]:

@@ -65,10 +65,11 @@ OPCODES = {
     'GATHER': (0x40, 'COLL', 'GATHER'),
 }
 
-# Every format's fields in description order, one row a field: (format, name, kind,
-# reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg, word or 0,
-# shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width, mask, values:
-# the names of its values, comma-separated); a column the kind has not is '', 0 or False.
+# Every format's fields in description order, one row a field: (format, name,
+# kind, reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg,
+# word or 0, shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width,
+# mask, values: the names of its values, comma-separated); a column the kind has
+# not is '', 0 or False.
 FIELDS = (
     ('HALT', 'chain', 'flag', '', 0, 0, 0, False, 1, ''),
     ('HALT', 'addr', 'ri', 'ra', 0, 0, 0, False, 0, ''),
