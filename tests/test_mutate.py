@@ -22,14 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
+from checks import Checks
 
-
-def check(ok, what, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + ("" if ok or not detail else "\n" + str(detail)))
-    if not ok:
-        FAILS.append(what)
-    return ok
+check = Checks()
 
 
 def run(tool, args, env=None, timeout=3600):
@@ -246,8 +241,7 @@ def main():
         fast(tool, work, regress_pkg)
     else:
         nightly(tool, work, sys.argv[5] if len(sys.argv) > 5 else "0")
-    print(f"{len(FAILS)} failed" if FAILS else "all passed")
-    sys.exit(1 if FAILS else 0)
+    sys.exit(check.verdict())
 
 
 if __name__ == "__main__":

@@ -8,10 +8,7 @@
 # the parallel C++ compiles; each DEFINE (OTPU_FP_NO_LOG2, OTPU_FP_NO_MM: an older revision's
 # otpu_fp, otpu_fp_vec.sv) is defined for Verilator.
 set -eu
-if [ $# -lt 3 ]; then
-  echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]]" >&2
-  exit 2
-fi
+[ $# -ge 3 ] || { echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]]" >&2; exit 2; }
 out=$1
 obj=$2
 fp=$3
