@@ -124,7 +124,7 @@ static void vop(gen_ctx *c, otpu_vop_ops *v)
     v->cols = gen_rng_chance(g, 30) ? rnd(c, 65, c->max_cols) : rnd(c, 1, min32(c->max_cols, 64));
     v->bmode = turn(c, GEN_TURN_VOP + v->func % 32, 4);
     if (v->func == OTPU_V_OUTER) {
-        otpu_set_flags_vop(v, gen_flags(c, OTPU_OP_VOP));
+        otpu_set_flags(OTPU_FMT_VOP, v, gen_flags(c, OTPU_OP_VOP));
         v->bmode = OTPU_B_ROW;
     }
     int reduce = v->func == OTPU_V_RSUM || v->func == OTPU_V_RMAX || v->func == OTPU_V_RSSQ ||
@@ -189,7 +189,7 @@ static void mm(gen_ctx *c, otpu_mm_ops *a)
     gen_rng *g = &c->rng;
     const otpu_config *cfg = &c->cfg;
     uint32_t D = cfg->D, rows = otpu_config_act_rows(cfg);
-    otpu_set_flags_mm(a, gen_flags(c, OTPU_OP_MM));
+    otpu_set_flags(OTPU_FMT_MM, a, gen_flags(c, OTPU_OP_MM));
     uint32_t mmax = min32(rows, 255);
     if (a->rmax || a->ascale)
         mmax = min32(mmax, cfg->MCOLS);
@@ -220,7 +220,7 @@ static void qact(gen_ctx *c, otpu_qact_ops *q)
     gen_rng *g = &c->rng;
     const otpu_config *cfg = &c->cfg;
     uint32_t D = cfg->D;
-    otpu_set_flags_qact(q, gen_flags(c, OTPU_OP_QACT));
+    otpu_set_flags(OTPU_FMT_QACT, q, gen_flags(c, OTPU_OP_QACT));
     uint32_t rmax = q->dup ? min32(cfg->MCOLS, otpu_config_act_rows(cfg)) / 2
                            : min32(otpu_config_act_rows(cfg), 255);
     q->rows = rnd(c, 1, gen_rng_chance(g, 30) ? rmax : min32(rmax, 8));
@@ -238,7 +238,7 @@ static void qst(gen_ctx *c, otpu_qst_ops *q)
 {
     gen_rng *g = &c->rng;
     uint32_t D = c->cfg.D;
-    otpu_set_flags_qst(q, gen_flags(c, OTPU_OP_QST));
+    otpu_set_flags(OTPU_FMT_QST, q, gen_flags(c, OTPU_OP_QST));
     q->rows = rnd(c, 1, c->max_rows);
     q->KB = rnd(c, 1, 2);
     q->srs = q->KB * D + rnd(c, 0, 2);
@@ -330,7 +330,7 @@ static int64_t stream(gen_ctx *c, int past_end)
     otpu_stream_ops *s = &o.stream;
     s->desc = ld.dma.tmem.value;
     s->ks = rnd(c, 0, 3);
-    otpu_set_flags_stream(s, gen_flags(c, OTPU_OP_STREAM));
+    otpu_set_flags(OTPU_FMT_STREAM, s, gen_flags(c, OTPU_OP_STREAM));
     uint32_t srs = d.srs ? d.srs : d.cols, drs = d.drs ? d.drs : d.cols;
     uint64_t tl = (uint64_t)(d.rows - 1) * srs + d.cols, dl = (uint64_t)(d.rows - 1) * drs + d.cols;
     uint64_t bytes = 4ull * d.rows * d.cols;
@@ -429,7 +429,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
     case OTPU_OP_RLD:
         o.rld.rd = (uint8_t)(GEN_SCRATCH_REG + gen_rng_below(g, 2));
         o.rld.tmem = tm(c, 1);
-        otpu_set_flags_rld(&o.rld, gen_flags(c, OTPU_OP_RLD));
+        otpu_set_flags(OTPU_FMT_RLD, &o.rld, gen_flags(c, OTPU_OP_RLD));
         o.rld.mul.reg = (uint8_t)gen_rng_below(g, 16);
         o.rld.mul.imm = gen_rng_chance(g, 50) ? 0u - rnd(c, 1, 9) : rnd(c, 0, 9);
         break;
@@ -439,7 +439,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
         uint32_t v = 0, a = o.waitw.dram.value;
         if ((uint64_t)a + 4 <= c->dram_len)
             memcpy(&v, c->dram[c->s] + a, 4);
-        otpu_set_flags_waitw(&o.waitw, gen_flags(c, OTPU_OP_WAITW));
+        otpu_set_flags(OTPU_FMT_WAITW, &o.waitw, gen_flags(c, OTPU_OP_WAITW));
         o.waitw.mask = gen_rng_chance(g, 50) ? 0xFFFFFFFFu : gen_rng_u32(g);
         uint32_t x = v & o.waitw.mask; /* a compare that holds on the initial word */
         o.waitw.ref.imm = o.waitw.ref.value =
@@ -462,7 +462,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
         otpu_dstep_ops *d = &o.dstep;
         d->rows = rnd(c, 1, 4);
         d->cols = 64 * rnd(c, 1, 4);
-        otpu_set_flags_dstep(d, gen_flags(c, OTPU_OP_DSTEP));
+        otpu_set_flags(OTPU_FMT_DSTEP, d, gen_flags(c, OTPU_OP_DSTEP));
         d->dram = dw(c, 4ull * d->rows * d->cols, cfg->D);
         d->qk = tm(c, 2ull * d->cols);
         d->v = tm(c, d->rows);

@@ -1,19 +1,10 @@
 /* dot_avx2.c - the int8 dot products with AVX2: sign-extend to int16, vpmaddwd into int32
  * lanes (each lane adds pairs of products, at most 2 * 128 * 128, so nothing saturates). */
-#include "dot_kernel.h"
+#include "dot_x86.h"
 
 #ifdef OTPU_DOT_X86
-#include <immintrin.h>
 
 #define AVX2 __attribute__((target("avx2")))
-
-AVX2 static inline int32_t hsum(__m256i v)
-{
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-}
 
 AVX2 static inline __m256i widen(const int8_t *p)
 {
@@ -30,7 +21,7 @@ AVX2 static int32_t dot(const int8_t *a, const int8_t *b, size_t n)
     }
     for (; i + 16 <= n; i += 16)
         acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(widen(a + i), widen(b + i)));
-    return hsum(_mm256_add_epi32(acc0, acc1)) + otpu_dot_scalar(a + i, b + i, n - i);
+    return hsum256(_mm256_add_epi32(acc0, acc1)) + otpu_dot_scalar(a + i, b + i, n - i);
 }
 
 /* One weight block against several rows: the block is widened to int16 once. */
@@ -57,16 +48,11 @@ AVX2 static void block_rows(const int8_t *rows, size_t stride, size_t nrows, con
         }
         if (v < nv)
             acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(widen(a + 16 * v), wv[v]));
-        out[j * out_stride] = hsum(_mm256_add_epi32(acc0, acc1));
+        out[j * out_stride] = hsum256(_mm256_add_epi32(acc0, acc1));
     }
 }
 
-AVX2 static void blocks(const int8_t *rows, size_t stride, size_t nrows, const int8_t *w,
-                        size_t n, size_t nblocks, int32_t *out)
-{
-    for (size_t k = 0; k < nblocks; k++)
-        block_rows(rows + k * n, stride, nrows, w + k * n, n, out + k, nblocks);
-}
+OTPU_DOT_BLOCKS(AVX2)
 
 static int supported(void)
 {

@@ -3,10 +3,9 @@
  * other; exact whenever the true sum fits int32, and MM passes n <= D <= 4096). Tails are
  * masked loads (AVX-512BW): the masked-off bytes load as 0, and a biased 0 (128) times a 0
  * weight adds nothing, nor does a 0 weight to the correction. */
-#include "dot_kernel.h"
+#include "dot_x86.h"
 
 #ifdef OTPU_DOT_X86
-#include <immintrin.h>
 
 #define VNNI512 __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
@@ -67,12 +66,7 @@ VNNI512 static void block_rows(const int8_t *rows, size_t stride, size_t nrows, 
     }
 }
 
-VNNI512 static void blocks(const int8_t *rows, size_t stride, size_t nrows, const int8_t *w,
-                           size_t n, size_t nblocks, int32_t *out)
-{
-    for (size_t k = 0; k < nblocks; k++)
-        block_rows(rows + k * n, stride, nrows, w + k * n, n, out + k, nblocks);
-}
+OTPU_DOT_BLOCKS(VNNI512)
 
 /* __builtin_cpu_supports reports the AVX-512 features only when the OS saves their register
  * state (libgcc checks XCR0). */

@@ -6,21 +6,12 @@
  * subtracted: sum (a + 128) b - 128 sum b = sum a b. The lanes wrap modulo 2^32, so the result
  * is exact whenever the true sum fits int32 (|sum| <= n * 128 * 128, n < 131072); the lanes
  * do not even wrap while n * 255 * 128 < 2^31 (n <= 65793). MM passes n <= D <= 4096. */
-#include "dot_kernel.h"
+#include "dot_x86.h"
 
 #ifdef OTPU_DOT_X86
 #include <cpuid.h>
-#include <immintrin.h>
 
 #define VNNI __attribute__((target("avx2,avxvnni")))
-
-VNNI static inline int32_t hsum(__m256i v)
-{
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-}
 
 VNNI static inline __m256i load(const int8_t *p)
 {
@@ -37,7 +28,7 @@ VNNI static int32_t dot(const int8_t *a, const int8_t *b, size_t n)
         acc = _mm256_dpbusd_avx_epi32(acc, _mm256_xor_si256(load(a + i), bias), bv);
         corr = _mm256_dpbusd_avx_epi32(corr, bias, bv);
     }
-    return hsum(_mm256_sub_epi32(acc, corr)) + otpu_dot_scalar(a + i, b + i, n - i);
+    return hsum256(_mm256_sub_epi32(acc, corr)) + otpu_dot_scalar(a + i, b + i, n - i);
 }
 
 /* one weight block against several rows: its correction term is computed once */
@@ -55,16 +46,11 @@ VNNI static void block_rows(const int8_t *rows, size_t stride, size_t nrows, con
         __m256i acc = start;
         for (size_t i = 0; i < full; i += 32)
             acc = _mm256_dpbusd_avx_epi32(acc, _mm256_xor_si256(load(a + i), bias), load(w + i));
-        out[j * out_stride] = hsum(acc) + otpu_dot_scalar(a + full, w + full, n - full);
+        out[j * out_stride] = hsum256(acc) + otpu_dot_scalar(a + full, w + full, n - full);
     }
 }
 
-VNNI static void blocks(const int8_t *rows, size_t stride, size_t nrows, const int8_t *w,
-                        size_t n, size_t nblocks, int32_t *out)
-{
-    for (size_t k = 0; k < nblocks; k++)
-        block_rows(rows + k * n, stride, nrows, w + k * n, n, out + k, nblocks);
-}
+OTPU_DOT_BLOCKS(VNNI)
 
 /* AVX-VNNI is CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 14's __builtin_cpu_supports does not
  * know its name); its registers are AVX2's, whose OS support __builtin_cpu_supports checks. */

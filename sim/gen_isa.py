@@ -2,6 +2,7 @@
 """Writes the ISA's description (sim/isa.def) as C and Python tables.
 
     gen_isa.py                rewrite sim/isa_table.h, sim/isa_table.c, python/otpu/_isa.py
+                              (isa_table.c holds tables: sim/isa_fields.c reads them)
     gen_isa.py --check        exit 1 (naming the file) if one is not what it would write
     gen_isa.py --root DIR     the tree at DIR instead of this one (DIR/sim/isa.def ...)
 
@@ -257,7 +258,7 @@ def check(path, ops, formats, revisions):
 
 
 def forbid_cond(fmt, c, err):
-    """A forbid condition as C (on the flags byte f) and Python (on flags)."""
+    """A forbid condition as the bits of the flags byte it tests: (mask, value)."""
     neg = c.startswith("!")
     name, eq, val = c.lstrip("!").partition("=")
     f = field(fmt, name)
@@ -265,38 +266,51 @@ def forbid_cond(fmt, c, err):
             or (f["kind"] == "ffield" and not eq):
         err(f"{fmt['name']}: forbid condition {c!r}: expected FLAG, !FLAG or FFIELD=VALUE")
     if f["kind"] == "flag":
-        return f"{'!' if neg else ''}(f & {f['mask']:#x})"
+        return f["mask"], 0 if neg else f["mask"]
     if val not in f["vals"]:
         err(f"{fmt['name']}: forbid condition {c!r}: {val} is not one of {','.join(f['vals'])}")
-    return f"((f >> {f['lo']}) & {(1 << f['width']) - 1}) == {f['vals'].index(val)}"
+    return f["mask"], f["vals"].index(val) << f["lo"]
+
+
+def forbid_rule(fmt, conds):
+    """A forbid line as (mask, value): flags f are refused when (f & mask) == value; None when
+    its conditions contradict each other (it refuses nothing)."""
+    mask = value = 0
+    for c in conds:
+        m, v = forbid_cond(fmt, c, None)
+        if (value ^ v) & mask & m:
+            return None
+        mask, value = mask | m, value | v
+    return mask, value
 
 
 DIS_KINDS = ("ri", "u", "x", "reg", "rc", "hex", "flag", "names", "vfunc")
 
 
 def dis_cond(fmt, c, err):
+    """A condition: (field, None) when the field is not 0, (field, C constant) when it is
+    that constant."""
     name, eq, val = c.partition("=")
-    if not field(fmt, name):
-        err(f"{fmt['name']}: dis condition {c!r}: no field {name}")
-    m = fmt["name"].lower()
-    if eq:
-        return f"o.{m}.{name} == OTPU_{ident(val, 'value')}"
-    return f"o.{m}.{name}"
+    f = field(fmt, name)
+    if not f or f["kind"] == "ri":
+        err(f"{fmt['name']}: dis condition {c!r}: no field {name} (not an ri field)")
+    return (name, f"OTPU_{ident(val, 'value')}" if eq else None)
 
 
 def dis_label(fmt, label, err):
-    """A label as a C string expression: "name", or COND?A|B chains."""
+    """A label as its chain: [(condition, text), .., (None, text)], "name" or COND?A|B."""
     if "?" not in label:
-        return f'"{label}"'
+        return [(None, label)]
     cond, _, rest = label.partition("?")
     a, bar, b = rest.partition("|")
     if not bar:
         err(f"{fmt['name']}: dis label {label!r}: COND?A|B")
-    return f"({dis_cond(fmt, cond, err)} ? \"{a}\" : {dis_label(fmt, b, err)})"
+    return [(dis_cond(fmt, cond, err), a)] + dis_label(fmt, b, err)
 
 
 def dis_item(fmt, item, err):
-    """One disassembly item: (C statement, the flag it prints or guards, or None)."""
+    """One disassembly item: (its row, the flag it prints or guards, or None). A row: kind,
+    field, part (None, reg or imm), label chain, guard condition or None, names or None."""
     body, _, guard = item.partition("@")
     parts = body.split(":", 2)
     kind, path = parts[0], parts[1] if len(parts) > 1 else ""
@@ -307,43 +321,29 @@ def dis_item(fmt, item, err):
     f = field(fmt, name)
     if not f or (dot and (f["kind"] != "ri" or sub not in ("reg", "imm"))):
         err(f"{fmt['name']}: dis item {item!r}: no field {path}")
+    if not dot and f["kind"] == "ri" and kind != "ri":
+        err(f"{fmt['name']}: dis item {item!r}: an ri field prints as ri, or its .reg or .imm")
     label = parts[2] if len(parts) > 2 else (f.get("dis") if kind == "flag" else name)
-    m = fmt["name"].lower()
-    val = f"o.{m}.{path}"
-    lab = dis_label(fmt, label, err)
-    lit = lab.startswith('"')
-    fmtlab = label if lit else "%s"
-    arg = "" if lit else f"{lab}, "
-    if kind == "ri":
-        if f["kind"] != "ri" or dot:
-            err(f"{fmt['name']}: dis item {item!r}: ri wants an ri field")
-        st = f"addr(&s, {lab}, {val});"
-    elif kind in ("u", "x", "reg"):
-        spec = {"u": "%u", "x": "%#x", "reg": "R%u"}[kind]
-        st = f'put(&s, " {fmtlab}={spec}", {arg}{val});'
-    elif kind in ("rc", "hex"):
-        st = f'put(&s, " {"R%u," if kind == "rc" else "%#x"}", {val});'
-    elif kind == "flag":
-        if f["kind"] != "flag":
-            err(f"{fmt['name']}: dis item {item!r}: flag wants a flag")
-        st = f"flag(&s, {val}, {lab});"
+    chain = dis_label(fmt, label, err)
+    names = None
+    if kind == "ri" and (f["kind"] != "ri" or dot):
+        err(f"{fmt['name']}: dis item {item!r}: ri wants an ri field")
+    elif kind == "flag" and f["kind"] != "flag":
+        err(f"{fmt['name']}: dis item {item!r}: flag wants a flag")
     elif kind == "names":
         if not f.get("names"):
             err(f"{fmt['name']}: dis item {item!r}: {name} has no names")
-        arr = f"{m}_{name}_names"
-        if len(parts) > 2:
-            st = f'put(&s, " {fmtlab}=%s", {arg}{arr}[{val}]);'
-        else:
-            st = f'put(&s, " %s", {arr}[{val}]);'
-    else:  # vfunc
-        st = f"vfunc(&s, {val});"
+        names = f"{fmt['name'].lower()}_{name}_names"
+        if len(parts) <= 2:
+            kind = "names_bare"
     named = name if kind in ("flag",) or f["kind"] in ("flag", "ffield") else None
+    cond = None
     if guard:
         gname = guard.partition("=")[0]
         if field(fmt, gname) and field(fmt, gname)["kind"] == "flag":
             named = gname
-        st = f"if ({dis_cond(fmt, guard, err)})\n            {st}"
-    return st, named
+        cond = dis_cond(fmt, guard, err)
+    return (kind, name, sub or None, chain, cond, names), named
 
 
 # ------------------------------------------------------------------ C header
@@ -416,13 +416,10 @@ def h_text(ops, formats, revisions):
             "extern const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS];",
             "/* Every flag bit op's format defines (0 for an unknown opcode). */",
             "unsigned otpu_flag_mask(unsigned op);",
-            "/* Sets the flag members of a format's operands from a flags byte, as otpu_operands"
-            " does. */"]
-    for fmt in operand_formats(formats):
-        if flags_of(fmt):
-            m = fmt["name"].lower()
-            out.append(f"void otpu_set_flags_{m}(otpu_{m}_ops *x, unsigned f);")
-    out += ["", "/* What each older revision lacks (revision.c's otpu_rev_desc). */"]
+            "/* Sets the flag members of operands x of format fmt (&o.<format> of an otpu_ops)"
+            " from a flags", " * byte, as otpu_operands does. */",
+            "void otpu_set_flags(otpu_format fmt, void *x, unsigned f);",
+            "", "/* What each older revision lacks (revision.c's otpu_rev_desc). */"]
     for rname, rev in revisions.items():
         R = rname.upper()
         out.append(f"#define OTPU_REV_{R}_LACKS_OP {{" +
@@ -438,154 +435,65 @@ def h_text(ops, formats, revisions):
     return "\n".join(out)
 
 
-# ------------------------------------------------------------------ C source
+# ------------------------------------------------------------------ C source: the tables that
+# sim/isa_fields.c (the decoder, encoder, flag rules and disassembler) reads, isa_fields.h's rows
 
-def bits_get(f, w):
-    mask = (1 << f["width"]) - 1
-    if f["width"] == 32:
-        return f"w[{w}]"
-    if f["lo"] == 0:
-        return f"w[{w}] & {mask:#x}"
-    if f["lo"] + f["width"] == 32:
-        return f"w[{w}] >> {f['lo']}"
-    return f"(w[{w}] >> {f['lo']}) & {mask:#x}"
+FLD_KINDS = {"reg": "OTPU_FLD_REG", "ri": "OTPU_FLD_RI", "bits": "OTPU_FLD_BITS",
+             "flag": "OTPU_FLD_FLAG", "ffield": "OTPU_FLD_FFIELD"}
 
 
-def decode(fmt):
-    m = fmt["name"].lower()
-    out = []
-    for f in fmt["fields"]:
-        x = f"o.{m}.{f['name']}"
-        if f["kind"] == "reg":
-            out.append(f"{x} = in->{f['reg']};")
-        elif f["kind"] == "ri":
-            imm = "0" if f["word"] is None else f"w[{f['word']}]"
-            out.append(f"ri(&o, &{x}, R, in->{f['reg']}, {imm});")
-        elif f["kind"] == "bits":
-            out.append(f"{x} = {bits_get(f, f['word'])};")
-    if flags_of(fmt):
-        out.append(f"otpu_set_flags_{m}(&o.{m}, f);")
-    return out
+def field_rows(formats):
+    """Every field in description order: (format, field) and its otpu_field_desc row."""
+    rows = []
+    for fmt in formats.values():
+        m = fmt["name"].lower()
+        for f in fmt["fields"]:
+            reg = REGS.index(f["reg"]) if "reg" in f else 0
+            lo, width = (f["lo"], f["width"]) if "width" in f else (0, 0)
+            rows.append(((fmt["name"], f["name"]),
+                         f"{{{FLD_KINDS[f['kind']]}, {reg}, {f.get('word') or 0}, {lo}, {width}, "
+                         f"{int(bool(f.get('shared')))}, {f.get('mask', 0):#04x}, "
+                         f"offsetof(otpu_{m}_ops, {f['name']})}},"))
+    return rows
 
 
-def encode(fmt):
-    m = fmt["name"].lower()
-    out, words, flags = [], {}, []
-    for f in fmt["fields"]:
-        x = f"o->{m}.{f['name']}"
-        if f["kind"] == "reg":
-            out.append(f"out->{f['reg']} = {x};")
-        elif f["kind"] == "ri":
-            if not f["shared"]:
-                out.append(f"out->{f['reg']} = {x}.reg;")
-            if f["word"] is not None:
-                words.setdefault(f["word"], []).append(f"{x}.imm")
-        elif f["kind"] == "bits":
-            if f["width"] == 32:
-                part = x
-            else:
-                part = f"({x} & {(1 << f['width']) - 1:#x})" + (f" << {f['lo']}" if f["lo"]
-                                                                else "")
-            words.setdefault(f["word"], []).append(part)
-        elif f["kind"] == "flag":
-            flags.append(f"fl({x}, OTPU_F_{f['c']})")
-        else:
-            flags.append(f"({x} & {(1 << f['width']) - 1}) << {f['lo']}")
-    out += [f"w[{k}] = {' | '.join(v)};" for k, v in sorted(words.items())]
-    if flags:
-        out.append(f"f = {' | '.join(flags)};")
-    return out
+def first_index(formats, count):
+    """The index of each format's first row (and the end) when count(fmt) rows each."""
+    at, out = 0, []
+    for fmt in formats.values():
+        out.append(at)
+        at += count(fmt)
+    return ", ".join(str(x) for x in out + [at])
 
 
-def disasm(fmt, err):
-    items, named = fmt["dis"][0] if fmt["dis"] else [], set()
-    out = []
-    for item in items:
-        st, n = dis_item(fmt, item, err)
-        out.append(st)
+def dis_items(fmt):
+    """A format's disassembly rows: its dis line's items, then the flags it does not name."""
+    rows, named = [], set()
+    for item in fmt["dis"][0] if fmt["dis"] else []:
+        row, n = dis_item(fmt, item, None)
+        rows.append(row)
         if n:
             named.add(n)
-    m = fmt["name"].lower()
     for f in flags_of(fmt):
         if f["kind"] == "flag" and f["name"] not in named:
-            out.append(f'flag(&s, o.{m}.{f["name"]}, "{f["dis"]}");')
-    return out
-
-
-def case(fmt, lines, extra=""):
-    out = [f"    case OTPU_FMT_{fmt['name']}:{extra}"]
-    out += [f"        {x}" for x in lines]
-    out.append("        break;")
-    return out
-
-
-C_HEAD = r'''/* isa_table.c - decoding, encoding, flags and disassembly of the formats of sim/isa.def.
- * NOTE */
-#include "isa.h"
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
-
-/* Sets the operand field at x to R[reg] + imm and notes it among o's register operands. */
-static void ri(otpu_ops *o, otpu_ri *x, const uint32_t *R, unsigned reg, uint32_t imm)
-{
-    *x = (otpu_ri){.value = (R && reg ? R[reg] : 0) + imm, .imm = imm, .reg = (uint8_t)reg};
-    o->ri_at[o->nri++] = (uint8_t)((char *)x - (char *)o);
-}
-
-/* The flag bit b when on is set. */
-static unsigned fl(int on, unsigned b)
-{
-    return on ? b : 0;
-}
-
-typedef struct {
-    char *buf;
-    size_t n, len;
-} sbuf;
-
-static void put(sbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = s->len < s->n ? s->n - s->len : 0;
-    int k = vsnprintf(room ? s->buf + s->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        s->len += (size_t)k;
-}
-
-/* "R3+0x10", or "0x10" when the register is R0 */
-static void addr(sbuf *s, const char *name, otpu_ri x)
-{
-    if (x.reg)
-        put(s, " %s=R%u+%#x", name, x.reg, x.imm);
-    else
-        put(s, " %s=%#x", name, x.imm);
-}
-
-static void flag(sbuf *s, int on, const char *name)
-{
-    if (on)
-        put(s, " %s", name);
-}
-
-/* a VOP function's name, " func%u?" for an unknown one */
-static void vfunc(sbuf *s, unsigned func)
-{
-    const char *fn = otpu_vfunc_name(func);
-    if (fn)
-        put(s, " %s", fn);
-    else
-        put(s, " func%u?", func);
-}
-'''
+            rows.append(("flag", f["name"], None, [(None, f["dis"])], None, None))
+    return rows
 
 
 def c_text(ops, formats):
-    out = [C_HEAD.replace("NOTE", NOTE)]
-    out.append("const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {")
+    index = {key: k for k, (key, _) in enumerate(field_rows(formats))}
+
+    dis_conds = {"    {OTPU_DIS_ALWAYS, 0, 0},": 0}   # row: its index, the first is always true
+
+    def cond(fmt, c):
+        row = "    {OTPU_DIS_ALWAYS, 0, 0}," if c is None else \
+            f"    {{{index[fmt['name'], c[0]]}, {int(c[1] is not None)}, {c[1] or 0}}},"
+        return dis_conds.setdefault(row, len(dis_conds))
+
+    out = ["/* isa_table.c - the tables of the formats of sim/isa.def that isa_fields.c decodes,",
+           " * encodes, checks and disassembles with (their rows: isa_fields.h).", f" * {NOTE} */",
+           '#include "isa_fields.h"', "",
+           "const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {"]
     for fmt in formats.values():
         fl_ = flags_of(fmt)
         if not fl_:
@@ -599,57 +507,23 @@ def c_text(ops, formats):
                 descs.append(f'{{"{f["name"]}", {f["mask"]:#04x}, {f["lo"]}, '
                              f'{1 << f["width"]}, (const char *const[]){vals}}}')
         out.append(f"    [OTPU_FMT_{fmt['name']}] = {{{len(fl_)}, {{{', '.join(descs)}}}}},")
-    out += ["};", "", "unsigned otpu_flag_mask(unsigned op)", "{",
-            "    switch (otpu_op_format(op)) {"]
+    first_ops = operand_formats(formats)[0]["name"].lower()
+    out += ["};", "", f"const size_t otpu_format_ops_at = offsetof(otpu_ops, {first_ops});", "",
+            "/* kind, reg, word, lo, width, shared, mask, at */",
+            "const otpu_field_desc otpu_fields[] = {"]
+    out += [f"    {row} /* {fmt} {name} */" for (fmt, name), row in field_rows(formats)]
+    out += ["};",
+            "const uint16_t otpu_format_fields[OTPU_FORMATS + 1] = {"
+            f"{first_index(formats, lambda f: len(f['fields']))}}};", "",
+            "/* format, mask, value: the forbid lines */",
+            "const otpu_forbid_desc otpu_forbids[] = {"]
     for fmt in formats.values():
-        mask = 0
-        for f in flags_of(fmt):
-            mask |= f["mask"]
-        if mask:
-            out.append(f"    case OTPU_FMT_{fmt['name']}: return {mask:#04x};")
-    out += ["    default: return 0;", "    }", "}", ""]
-    for fmt in operand_formats(formats):
-        if not flags_of(fmt):
-            continue
-        m = fmt["name"].lower()
-        out += [f"void otpu_set_flags_{m}(otpu_{m}_ops *x, unsigned f)", "{"]
-        for f in flags_of(fmt):
-            if f["kind"] == "flag":
-                out.append(f"    x->{f['name']} = (int)(f & OTPU_F_{f['c']});")
-            else:
-                out.append(f"    x->{f['name']} = (f >> {f['lo']}) & "
-                           f"{(1 << f['width']) - 1};")
-        out += ["}", ""]
-    out += ["otpu_ops otpu_operands(const otpu_instr *in, const uint32_t R[16])", "{",
-            "    const uint32_t *w = in->w;", "    unsigned f = in->flags;", "    otpu_ops o;",
-            "    o.format = otpu_op_format(in->op);", "    o.nri = 0;",
-            "    (void)w;", "    (void)f;", "    switch (o.format) {"]
-    for fmt in formats.values():
-        out += case(fmt, decode(fmt))
-    out += ["    }", "    return o;", "}", "",
-            "void otpu_encode_operands(unsigned op, const otpu_ops *o, otpu_instr *out)", "{",
-            "    memset(out, 0, sizeof *out);", "    out->op = (uint8_t)op;",
-            "    uint32_t *w = out->w;", "    unsigned f = 0;",
-            "    switch (otpu_op_format(op)) {"]
-    for fmt in formats.values():
-        out += case(fmt, encode(fmt))
-    out += ["    }",
-            "    out->flags = (uint8_t)f;", "    out->ra &= 15;", "    out->rb &= 15;",
-            "    out->rc &= 15;", "    out->rd &= 15;",
-            "    w[0] = (uint32_t)out->op | (uint32_t)out->ra << 8 | (uint32_t)out->rb << 12 |",
-            "           (uint32_t)out->rc << 16 | (uint32_t)out->rd << 20 | "
-            "(uint32_t)out->flags << 24;",
-            "}", "", "int otpu_flags_allowed(unsigned op, unsigned f)", "{",
-            "    switch (otpu_op_format(op)) {"]
-    for fmt in formats.values():
-        if fmt["forbid"]:
-            out.append(f"    case OTPU_FMT_{fmt['name']}:")
-            for conds, _ in fmt["forbid"]:
-                c = " && ".join(forbid_cond(fmt, x, None) for x in conds)
-                out.append(f"        if ({c})")
-                out.append("            return 0;")
-            out.append("        return 1;")
-    out += ["    default:", "        return 1;", "    }", "}", "",
+        for conds, _ in fmt["forbid"]:
+            rule = forbid_rule(fmt, conds)
+            if rule:
+                out.append(f"    {{OTPU_FMT_{fmt['name']}, {rule[0]:#04x}, {rule[1]:#04x}}}, "
+                           f"/* {' '.join(conds)} */")
+    out += ["    {OTPU_FORMATS, 0, 0},", "};", "",
             "/* the names of the disassembly's named fields */"]
     for fmt in formats.values():
         for f in fmt["fields"]:
@@ -657,20 +531,25 @@ def c_text(ops, formats):
                 arr = ", ".join(f'"{x}"' for x in f["names"])
                 out.append(f"static const char *const {fmt['name'].lower()}_{f['name']}_names"
                            f"[{len(f['names'])}] = {{{arr}}};")
-    out += ["",
-            "int otpu_disasm(const otpu_instr *in, char *buf, size_t n)", "{",
-            "    sbuf s = {buf, n, 0};", "    if (n)", "        buf[0] = 0;",
-            "    const uint32_t *w = in->w;",
-            "    const char *name = otpu_op_name(in->op);",
-            "    if (!name) {",
-            '        put(&s, ".word %08x %08x %08x %08x %08x %08x %08x %08x", w[0], w[1], w[2], '
-            'w[3], w[4],', "            w[5], w[6], w[7]);", "        return (int)s.len;", "    }",
-            '    put(&s, "%s", name);', "    otpu_ops o = otpu_operands(in, NULL);",
-            "    switch (o.format) {"]
+    labels, chains, items = [], {}, []   # chains: the first row of each, written once
     for fmt in formats.values():
-        out += case(fmt, disasm(fmt, None))
-    out += ["    }", "    return (int)s.len;", "}",
-            ""]
+        for kind, name, part, chain, guard, names in dis_items(fmt):
+            rows = tuple(f'    {{{cond(fmt, c)}, "{text}"}},' for c, text in chain)
+            if rows not in chains:
+                chains[rows] = len(labels)
+                labels += rows
+            items.append(f"    {{OTPU_DIS_{kind.upper()}, {index[fmt['name'], name]}, "
+                         f"OTPU_PART_{(part or 'whole').upper()}, {chains[rows]}, "
+                         f"{cond(fmt, guard)}, {names or 'NULL'}}}, /* {fmt['name']} {name} */")
+    out += ["", "/* field, eq, value: the conditions of labels and items */",
+            "const otpu_dis_cond otpu_dis_conds[] = {"] + list(dis_conds)
+    out += ["};", "", "/* condition, text: the labels' chains */",
+            "const otpu_dis_label otpu_dis_labels[] = {"] + labels
+    out += ["};", "", "/* kind, field, part, label, guard, names */",
+            "const otpu_dis_item otpu_dis_items[] = {"] + items
+    out += ["};",
+            "const uint16_t otpu_format_dis[OTPU_FORMATS + 1] = {"
+            f"{first_index(formats, lambda f: len(dis_items(f)))}}};", ""]
     return "\n".join(out)
 
 
@@ -692,27 +571,19 @@ def py_text(ops, formats):
     out += [f"    {o['name']!r}: ({o['code']:#04x}, {o['unit']!r}, {o['format']!r}),"
             for o in ops]
     out += ["}", "",
-            "# format: its fields, in description order: (name, 'reg', REG), "
-            "(name, 'ri', REG, WORD or None, shared),",
-            "# (name, 'bits', WORD, LO, WIDTH), (name, 'flag', MASK), "
-            "(name, 'ffield', LO, WIDTH, values)", "FORMATS = {"]
+            "# Every format's fields in description order, one row a field: (format, name,",
+            "# kind, reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg,",
+            "# word or 0, shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width,",
+            "# mask, values: the names of its values, comma-separated); a column the kind has",
+            "# not is '', 0 or False.",
+            "FIELDS = ("]
     for fmt in formats.values():
-        fields = []
         for f in fmt["fields"]:
-            if f["kind"] == "reg":
-                fields.append((f["name"], "reg", f["reg"]))
-            elif f["kind"] == "ri":
-                fields.append((f["name"], "ri", f["reg"], f["word"], f["shared"]))
-            elif f["kind"] == "bits":
-                fields.append((f["name"], "bits", f["word"], f["lo"], f["width"]))
-            elif f["kind"] == "flag":
-                fields.append((f["name"], "flag", f["mask"]))
-            else:
-                fields.append((f["name"], "ffield", f["lo"], f["width"], tuple(f["vals"])))
-        out.append(f"    {fmt['name']!r}: (")
-        out += [f"        {x!r}," for x in fields]
-        out.append("    ),")
-    out += ["}", ""]
+            lo, width = (f["lo"], f["width"]) if "width" in f else (0, 0)
+            row = (fmt["name"], f["name"], f["kind"], f.get("reg", ""), f.get("word") or 0, lo,
+                   width, bool(f.get("shared")), f.get("mask", 0), ",".join(f.get("vals", ())))
+            out.append(f"    {row!r},")
+    out += [")", ""]
     return "\n".join(out)
 
 

@@ -4,8 +4,9 @@
  * opcode (name, code, unit, format), every format's fields (where in w0..w7 they sit, their
  * widths), its flags and the combinations the ISA refuses, its disassembly, and what each older
  * revision lacks. sim/gen_isa.py writes from it isa_table.h (OTPU_OPCODES, the opcode, format
- * and flag enums, the operand structs of otpu_ops), isa_table.c (the operand decoder and
- * encoder, otpu_flags_allowed, the disassembler, the flag tables the coverage model and the
+ * and flag enums, the operand structs of otpu_ops), isa_table.c (the tables of fields, forbid
+ * lines and disassembly items that isa_fields.c's operand decoder and encoder,
+ * otpu_flags_allowed and disassembler read, the flag tables the coverage model and the
  * generator read) and python/otpu/_isa.py; the meson test isa-generated fails when they are
  * stale. OTPU_OPCODES drives the names and units (isa.c), the execution dispatch (slice.c:
  * otpu_exec_<name>) and the footprints (footprint.c: one function per name); a missing

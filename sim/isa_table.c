@@ -1,64 +1,7 @@
-/* isa_table.c - decoding, encoding, flags and disassembly of the formats of sim/isa.def.
+/* isa_table.c - the tables of the formats of sim/isa.def that isa_fields.c decodes,
+ * encodes, checks and disassembles with (their rows: isa_fields.h).
  * Written by sim/gen_isa.py from sim/isa.def: edit the description, not this file. */
-#include "isa.h"
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
-
-/* Sets the operand field at x to R[reg] + imm and notes it among o's register operands. */
-static void ri(otpu_ops *o, otpu_ri *x, const uint32_t *R, unsigned reg, uint32_t imm)
-{
-    *x = (otpu_ri){.value = (R && reg ? R[reg] : 0) + imm, .imm = imm, .reg = (uint8_t)reg};
-    o->ri_at[o->nri++] = (uint8_t)((char *)x - (char *)o);
-}
-
-/* The flag bit b when on is set. */
-static unsigned fl(int on, unsigned b)
-{
-    return on ? b : 0;
-}
-
-typedef struct {
-    char *buf;
-    size_t n, len;
-} sbuf;
-
-static void put(sbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = s->len < s->n ? s->n - s->len : 0;
-    int k = vsnprintf(room ? s->buf + s->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        s->len += (size_t)k;
-}
-
-/* "R3+0x10", or "0x10" when the register is R0 */
-static void addr(sbuf *s, const char *name, otpu_ri x)
-{
-    if (x.reg)
-        put(s, " %s=R%u+%#x", name, x.reg, x.imm);
-    else
-        put(s, " %s=%#x", name, x.imm);
-}
-
-static void flag(sbuf *s, int on, const char *name)
-{
-    if (on)
-        put(s, " %s", name);
-}
-
-/* a VOP function's name, " func%u?" for an unknown one */
-static void vfunc(sbuf *s, unsigned func)
-{
-    const char *fn = otpu_vfunc_name(func);
-    if (fn)
-        put(s, " %s", fn);
-    else
-        put(s, " func%u?", func);
-}
+#include "isa_fields.h"
 
 const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {
     [OTPU_FMT_HALT] = {1, {{"chain", 0x01, 0, 0, NULL}}},
@@ -72,547 +15,321 @@ const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {
     [OTPU_FMT_VOP] = {2, {{"dscalar", 0x01, 0, 0, NULL}, {"done", 0x02, 0, 0, NULL}}},
 };
 
-unsigned otpu_flag_mask(unsigned op)
-{
-    switch (otpu_op_format(op)) {
-    case OTPU_FMT_HALT: return 0x01;
-    case OTPU_FMT_RLD: return 0x03;
-    case OTPU_FMT_WAITW: return 0x03;
-    case OTPU_FMT_DSTEP: return 0x01;
-    case OTPU_FMT_STREAM: return 0x0f;
-    case OTPU_FMT_MM: return 0x7f;
-    case OTPU_FMT_QACT: return 0x0f;
-    case OTPU_FMT_QST: return 0x03;
-    case OTPU_FMT_VOP: return 0x03;
-    default: return 0;
-    }
-}
+const size_t otpu_format_ops_at = offsetof(otpu_ops, halt);
 
-void otpu_set_flags_halt(otpu_halt_ops *x, unsigned f)
-{
-    x->chain = (int)(f & OTPU_F_CHAIN);
-}
+/* kind, reg, word, lo, width, shared, mask, at */
+const otpu_field_desc otpu_fields[] = {
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_halt_ops, chain)}, /* HALT chain */
+    {OTPU_FLD_RI, 0, 0, 0, 0, 0, 0x00, offsetof(otpu_halt_ops, addr)}, /* HALT addr */
+    {OTPU_FLD_RI, 1, 0, 0, 0, 0, 0x00, offsetof(otpu_halt_ops, count)}, /* HALT count */
+    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_li_ops, rd)}, /* LI rd */
+    {OTPU_FLD_BITS, 0, 1, 0, 32, 0, 0x00, offsetof(otpu_li_ops, imm)}, /* LI imm */
+    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_addi_ops, rd)}, /* ADDI rd */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_addi_ops, sum)}, /* ADDI sum */
+    {OTPU_FLD_BITS, 0, 1, 0, 32, 0, 0x00, offsetof(otpu_loop_ops, body)}, /* LOOP body */
+    {OTPU_FLD_RI, 0, 2, 0, 0, 0, 0x00, offsetof(otpu_loop_ops, count)}, /* LOOP count */
+    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, rd)}, /* RLD rd */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, tmem)}, /* RLD tmem */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, mul)}, /* RLD mul */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_rld_ops, raw)}, /* RLD raw */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_rld_ops, has_mul)}, /* RLD has_mul */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, dram)}, /* WAITW dram */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, tmem)}, /* WAITW tmem */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, ref)}, /* WAITW ref */
+    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, mask)}, /* WAITW mask */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, interval)}, /* WAITW interval */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, timeout)}, /* WAITW timeout */
+    {OTPU_FLD_FFIELD, 0, 0, 0, 2, 0, 0x03, offsetof(otpu_waitw_ops, cmp)}, /* WAITW cmp */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_dma_ops, dram)}, /* DMA dram */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_dma_ops, tmem)}, /* DMA tmem */
+    {OTPU_FLD_BITS, 0, 3, 0, 32, 0, 0x00, offsetof(otpu_dma_ops, n)}, /* DMA n */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, dram)}, /* DSTEP dram */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, qk)}, /* DSTEP qk */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, v)}, /* DSTEP v */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_dstep_ops, rows)}, /* DSTEP rows */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_dstep_ops, cols)}, /* DSTEP cols */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, g)}, /* DSTEP g */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, o)}, /* DSTEP o */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, gs)}, /* DSTEP gs */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_dstep_ops, zero)}, /* DSTEP zero */
+    {OTPU_FLD_BITS, 0, 1, 0, 16, 0, 0x00, offsetof(otpu_stream_ops, desc)}, /* STREAM desc */
+    {OTPU_FLD_BITS, 0, 1, 16, 16, 0, 0x00, offsetof(otpu_stream_ops, ks)}, /* STREAM ks */
+    {OTPU_FLD_RI, 0, 2, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, src)}, /* STREAM src */
+    {OTPU_FLD_RI, 0, 3, 0, 0, 1, 0x00, offsetof(otpu_stream_ops, dst)}, /* STREAM dst */
+    {OTPU_FLD_RI, 1, 4, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, vec)}, /* STREAM vec */
+    {OTPU_FLD_RI, 2, 5, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, x)}, /* STREAM x */
+    {OTPU_FLD_RI, 3, 6, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, k)}, /* STREAM k */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_stream_ops, out)}, /* STREAM out */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_stream_ops, zero)}, /* STREAM zero */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_stream_ops, src_t)}, /* STREAM src_t */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_stream_ops, dst_t)}, /* STREAM dst_t */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_stream_ops, nodst)}, /* STREAM nodst */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, sa)}, /* MM sa */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, ssa)}, /* MM ssa */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, out)}, /* MM out */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_mm_ops, N)}, /* MM N */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_mm_ops, KB)}, /* MM KB */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_mm_ops, rs)}, /* MM rs */
+    {OTPU_FLD_BITS, 0, 6, 0, 16, 0, 0x00, offsetof(otpu_mm_ops, ors)}, /* MM ors */
+    {OTPU_FLD_BITS, 0, 6, 16, 8, 0, 0x00, offsetof(otpu_mm_ops, M)}, /* MM M */
+    {OTPU_FLD_BITS, 0, 6, 24, 8, 0, 0x00, offsetof(otpu_mm_ops, ab)}, /* MM ab */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_mm_ops, srs)}, /* MM srs */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_mm_ops, unit)}, /* MM unit */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_mm_ops, acc)}, /* MM acc */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_mm_ops, rmax)}, /* MM rmax */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_mm_ops, ascale)}, /* MM ascale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x40, offsetof(otpu_mm_ops, pair)}, /* MM pair */
+    {OTPU_FLD_FFIELD, 0, 0, 4, 2, 0, 0x30, offsetof(otpu_mm_ops, wf)}, /* MM wf */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_qact_ops, src)}, /* QACT src */
+    {OTPU_FLD_BITS, 0, 2, 0, 8, 0, 0x00, offsetof(otpu_qact_ops, rows)}, /* QACT rows */
+    {OTPU_FLD_BITS, 0, 2, 8, 8, 0, 0x00, offsetof(otpu_qact_ops, ab)}, /* QACT ab */
+    {OTPU_FLD_BITS, 0, 2, 16, 16, 0, 0x00, offsetof(otpu_qact_ops, KB)}, /* QACT KB */
+    {OTPU_FLD_BITS, 0, 3, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, srs)}, /* QACT srs */
+    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, cscale)}, /* QACT cscale */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, rscale)}, /* QACT rscale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_qact_ops, row)}, /* QACT row */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_qact_ops, has_cscale)}, /* QACT has_cscale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_qact_ops, has_rscale)}, /* QACT has_rscale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_qact_ops, dup)}, /* QACT dup */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, src)}, /* QST src */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, dst)}, /* QST dst */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, sdst)}, /* QST sdst */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_qst_ops, rows)}, /* QST rows */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_qst_ops, KB)}, /* QST KB */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, srs)}, /* QST srs */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, drs)}, /* QST drs */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, es)}, /* QST es */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_qst_ops, row)}, /* QST row */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_qst_ops, half)}, /* QST half */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, dst)}, /* VOP dst */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, a)}, /* VOP a */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, b)}, /* VOP b */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, rows)}, /* VOP rows */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_vop_ops, cols)}, /* VOP cols */
+    {OTPU_FLD_BITS, 0, 5, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, drs)}, /* VOP drs */
+    {OTPU_FLD_BITS, 0, 5, 16, 16, 0, 0x00, offsetof(otpu_vop_ops, ars)}, /* VOP ars */
+    {OTPU_FLD_BITS, 0, 6, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, brs)}, /* VOP brs */
+    {OTPU_FLD_BITS, 0, 6, 16, 8, 0, 0x00, offsetof(otpu_vop_ops, func)}, /* VOP func */
+    {OTPU_FLD_BITS, 0, 6, 24, 2, 0, 0x00, offsetof(otpu_vop_ops, bmode)}, /* VOP bmode */
+    {OTPU_FLD_RI, 3, 7, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, imm)}, /* VOP imm */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_vop_ops, dscalar)}, /* VOP dscalar */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_vop_ops, done)}, /* VOP done */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_gather_ops, src)}, /* GATHER src */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_gather_ops, dst)}, /* GATHER dst */
+    {OTPU_FLD_BITS, 0, 3, 0, 16, 0, 0x00, offsetof(otpu_gather_ops, rows)}, /* GATHER rows */
+    {OTPU_FLD_BITS, 0, 3, 16, 16, 0, 0x00, offsetof(otpu_gather_ops, cols)}, /* GATHER cols */
+    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, srs)}, /* GATHER srs */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, drs)}, /* GATHER drs */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, seg)}, /* GATHER seg */
+};
+const uint16_t otpu_format_fields[OTPU_FORMATS + 1] = {0, 0, 3, 5, 7, 9, 14, 21, 24, 33, 45, 61, 72, 82, 95, 102};
 
-void otpu_set_flags_rld(otpu_rld_ops *x, unsigned f)
-{
-    x->raw = (int)(f & OTPU_F_RAW);
-    x->has_mul = (int)(f & OTPU_F_MUL);
-}
-
-void otpu_set_flags_waitw(otpu_waitw_ops *x, unsigned f)
-{
-    x->cmp = (f >> 0) & 3;
-}
-
-void otpu_set_flags_dstep(otpu_dstep_ops *x, unsigned f)
-{
-    x->zero = (int)(f & OTPU_F_DZERO);
-}
-
-void otpu_set_flags_stream(otpu_stream_ops *x, unsigned f)
-{
-    x->zero = (int)(f & OTPU_F_SZERO);
-    x->src_t = (int)(f & OTPU_F_SRC_T);
-    x->dst_t = (int)(f & OTPU_F_DST_T);
-    x->nodst = (int)(f & OTPU_F_NODST);
-}
-
-void otpu_set_flags_mm(otpu_mm_ops *x, unsigned f)
-{
-    x->unit = (int)(f & OTPU_F_UNIT);
-    x->acc = (int)(f & OTPU_F_ACC);
-    x->rmax = (int)(f & OTPU_F_RMAX);
-    x->ascale = (int)(f & OTPU_F_ASCALE);
-    x->pair = (int)(f & OTPU_F_PAIR);
-    x->wf = (f >> 4) & 3;
-}
-
-void otpu_set_flags_qact(otpu_qact_ops *x, unsigned f)
-{
-    x->row = (int)(f & OTPU_F_ROW);
-    x->has_cscale = (int)(f & OTPU_F_CSCALE);
-    x->has_rscale = (int)(f & OTPU_F_RSCALE);
-    x->dup = (int)(f & OTPU_F_DUP);
-}
-
-void otpu_set_flags_qst(otpu_qst_ops *x, unsigned f)
-{
-    x->row = (int)(f & OTPU_F_ROW);
-    x->half = (int)(f & OTPU_F_HALF);
-}
-
-void otpu_set_flags_vop(otpu_vop_ops *x, unsigned f)
-{
-    x->dscalar = (int)(f & OTPU_F_DSCALAR);
-    x->done = (int)(f & OTPU_F_DONE);
-}
-
-otpu_ops otpu_operands(const otpu_instr *in, const uint32_t R[16])
-{
-    const uint32_t *w = in->w;
-    unsigned f = in->flags;
-    otpu_ops o;
-    o.format = otpu_op_format(in->op);
-    o.nri = 0;
-    (void)w;
-    (void)f;
-    switch (o.format) {
-    case OTPU_FMT_NONE:
-        break;
-    case OTPU_FMT_HALT:
-        ri(&o, &o.halt.addr, R, in->ra, 0);
-        ri(&o, &o.halt.count, R, in->rb, 0);
-        otpu_set_flags_halt(&o.halt, f);
-        break;
-    case OTPU_FMT_LI:
-        o.li.rd = in->rd;
-        o.li.imm = w[1];
-        break;
-    case OTPU_FMT_ADDI:
-        o.addi.rd = in->rd;
-        ri(&o, &o.addi.sum, R, in->ra, w[1]);
-        break;
-    case OTPU_FMT_LOOP:
-        o.loop.body = w[1];
-        ri(&o, &o.loop.count, R, in->ra, w[2]);
-        break;
-    case OTPU_FMT_RLD:
-        o.rld.rd = in->rd;
-        ri(&o, &o.rld.tmem, R, in->ra, w[1]);
-        ri(&o, &o.rld.mul, R, in->rb, w[2]);
-        otpu_set_flags_rld(&o.rld, f);
-        break;
-    case OTPU_FMT_WAITW:
-        ri(&o, &o.waitw.dram, R, in->ra, w[1]);
-        ri(&o, &o.waitw.tmem, R, in->rb, w[2]);
-        ri(&o, &o.waitw.ref, R, in->rc, w[3]);
-        o.waitw.mask = w[4];
-        o.waitw.interval = w[5];
-        o.waitw.timeout = w[6];
-        otpu_set_flags_waitw(&o.waitw, f);
-        break;
-    case OTPU_FMT_DMA:
-        ri(&o, &o.dma.dram, R, in->ra, w[1]);
-        ri(&o, &o.dma.tmem, R, in->rb, w[2]);
-        o.dma.n = w[3];
-        break;
-    case OTPU_FMT_DSTEP:
-        ri(&o, &o.dstep.dram, R, in->ra, w[1]);
-        ri(&o, &o.dstep.qk, R, in->rb, w[2]);
-        ri(&o, &o.dstep.v, R, in->rc, w[3]);
-        o.dstep.rows = w[4] & 0xffff;
-        o.dstep.cols = w[4] >> 16;
-        o.dstep.g = w[5];
-        o.dstep.o = w[6];
-        o.dstep.gs = w[7];
-        otpu_set_flags_dstep(&o.dstep, f);
-        break;
-    case OTPU_FMT_STREAM:
-        o.stream.desc = w[1] & 0xffff;
-        o.stream.ks = w[1] >> 16;
-        ri(&o, &o.stream.src, R, in->ra, w[2]);
-        ri(&o, &o.stream.dst, R, in->ra, w[3]);
-        ri(&o, &o.stream.vec, R, in->rb, w[4]);
-        ri(&o, &o.stream.x, R, in->rc, w[5]);
-        ri(&o, &o.stream.k, R, in->rd, w[6]);
-        o.stream.out = w[7];
-        otpu_set_flags_stream(&o.stream, f);
-        break;
-    case OTPU_FMT_MM:
-        ri(&o, &o.mm.sa, R, in->ra, w[1]);
-        ri(&o, &o.mm.ssa, R, in->rb, w[2]);
-        ri(&o, &o.mm.out, R, in->rc, w[3]);
-        o.mm.N = w[4] & 0xffff;
-        o.mm.KB = w[4] >> 16;
-        o.mm.rs = w[5];
-        o.mm.ors = w[6] & 0xffff;
-        o.mm.M = (w[6] >> 16) & 0xff;
-        o.mm.ab = w[6] >> 24;
-        o.mm.srs = w[7];
-        otpu_set_flags_mm(&o.mm, f);
-        break;
-    case OTPU_FMT_QACT:
-        ri(&o, &o.qact.src, R, in->ra, w[1]);
-        o.qact.rows = w[2] & 0xff;
-        o.qact.ab = (w[2] >> 8) & 0xff;
-        o.qact.KB = w[2] >> 16;
-        o.qact.srs = w[3];
-        o.qact.cscale = w[4];
-        o.qact.rscale = w[5];
-        otpu_set_flags_qact(&o.qact, f);
-        break;
-    case OTPU_FMT_QST:
-        ri(&o, &o.qst.src, R, in->ra, w[1]);
-        ri(&o, &o.qst.dst, R, in->rb, w[2]);
-        ri(&o, &o.qst.sdst, R, in->rc, w[3]);
-        o.qst.rows = w[4] & 0xffff;
-        o.qst.KB = w[4] >> 16;
-        o.qst.srs = w[5];
-        o.qst.drs = w[6];
-        o.qst.es = w[7];
-        otpu_set_flags_qst(&o.qst, f);
-        break;
-    case OTPU_FMT_VOP:
-        ri(&o, &o.vop.dst, R, in->ra, w[1]);
-        ri(&o, &o.vop.a, R, in->rb, w[2]);
-        ri(&o, &o.vop.b, R, in->rc, w[3]);
-        o.vop.rows = w[4] & 0xffff;
-        o.vop.cols = w[4] >> 16;
-        o.vop.drs = w[5] & 0xffff;
-        o.vop.ars = w[5] >> 16;
-        o.vop.brs = w[6] & 0xffff;
-        o.vop.func = (w[6] >> 16) & 0xff;
-        o.vop.bmode = (w[6] >> 24) & 0x3;
-        ri(&o, &o.vop.imm, R, in->rd, w[7]);
-        otpu_set_flags_vop(&o.vop, f);
-        break;
-    case OTPU_FMT_GATHER:
-        ri(&o, &o.gather.src, R, in->ra, w[1]);
-        ri(&o, &o.gather.dst, R, in->rb, w[2]);
-        o.gather.rows = w[3] & 0xffff;
-        o.gather.cols = w[3] >> 16;
-        o.gather.srs = w[4];
-        o.gather.drs = w[5];
-        o.gather.seg = w[6];
-        break;
-    }
-    return o;
-}
-
-void otpu_encode_operands(unsigned op, const otpu_ops *o, otpu_instr *out)
-{
-    memset(out, 0, sizeof *out);
-    out->op = (uint8_t)op;
-    uint32_t *w = out->w;
-    unsigned f = 0;
-    switch (otpu_op_format(op)) {
-    case OTPU_FMT_NONE:
-        break;
-    case OTPU_FMT_HALT:
-        out->ra = o->halt.addr.reg;
-        out->rb = o->halt.count.reg;
-        f = fl(o->halt.chain, OTPU_F_CHAIN);
-        break;
-    case OTPU_FMT_LI:
-        out->rd = o->li.rd;
-        w[1] = o->li.imm;
-        break;
-    case OTPU_FMT_ADDI:
-        out->rd = o->addi.rd;
-        out->ra = o->addi.sum.reg;
-        w[1] = o->addi.sum.imm;
-        break;
-    case OTPU_FMT_LOOP:
-        out->ra = o->loop.count.reg;
-        w[1] = o->loop.body;
-        w[2] = o->loop.count.imm;
-        break;
-    case OTPU_FMT_RLD:
-        out->rd = o->rld.rd;
-        out->ra = o->rld.tmem.reg;
-        out->rb = o->rld.mul.reg;
-        w[1] = o->rld.tmem.imm;
-        w[2] = o->rld.mul.imm;
-        f = fl(o->rld.raw, OTPU_F_RAW) | fl(o->rld.has_mul, OTPU_F_MUL);
-        break;
-    case OTPU_FMT_WAITW:
-        out->ra = o->waitw.dram.reg;
-        out->rb = o->waitw.tmem.reg;
-        out->rc = o->waitw.ref.reg;
-        w[1] = o->waitw.dram.imm;
-        w[2] = o->waitw.tmem.imm;
-        w[3] = o->waitw.ref.imm;
-        w[4] = o->waitw.mask;
-        w[5] = o->waitw.interval;
-        w[6] = o->waitw.timeout;
-        f = (o->waitw.cmp & 3) << 0;
-        break;
-    case OTPU_FMT_DMA:
-        out->ra = o->dma.dram.reg;
-        out->rb = o->dma.tmem.reg;
-        w[1] = o->dma.dram.imm;
-        w[2] = o->dma.tmem.imm;
-        w[3] = o->dma.n;
-        break;
-    case OTPU_FMT_DSTEP:
-        out->ra = o->dstep.dram.reg;
-        out->rb = o->dstep.qk.reg;
-        out->rc = o->dstep.v.reg;
-        w[1] = o->dstep.dram.imm;
-        w[2] = o->dstep.qk.imm;
-        w[3] = o->dstep.v.imm;
-        w[4] = (o->dstep.rows & 0xffff) | (o->dstep.cols & 0xffff) << 16;
-        w[5] = o->dstep.g;
-        w[6] = o->dstep.o;
-        w[7] = o->dstep.gs;
-        f = fl(o->dstep.zero, OTPU_F_DZERO);
-        break;
-    case OTPU_FMT_STREAM:
-        out->ra = o->stream.src.reg;
-        out->rb = o->stream.vec.reg;
-        out->rc = o->stream.x.reg;
-        out->rd = o->stream.k.reg;
-        w[1] = (o->stream.desc & 0xffff) | (o->stream.ks & 0xffff) << 16;
-        w[2] = o->stream.src.imm;
-        w[3] = o->stream.dst.imm;
-        w[4] = o->stream.vec.imm;
-        w[5] = o->stream.x.imm;
-        w[6] = o->stream.k.imm;
-        w[7] = o->stream.out;
-        f = fl(o->stream.zero, OTPU_F_SZERO) | fl(o->stream.src_t, OTPU_F_SRC_T) | fl(o->stream.dst_t, OTPU_F_DST_T) | fl(o->stream.nodst, OTPU_F_NODST);
-        break;
-    case OTPU_FMT_MM:
-        out->ra = o->mm.sa.reg;
-        out->rb = o->mm.ssa.reg;
-        out->rc = o->mm.out.reg;
-        w[1] = o->mm.sa.imm;
-        w[2] = o->mm.ssa.imm;
-        w[3] = o->mm.out.imm;
-        w[4] = (o->mm.N & 0xffff) | (o->mm.KB & 0xffff) << 16;
-        w[5] = o->mm.rs;
-        w[6] = (o->mm.ors & 0xffff) | (o->mm.M & 0xff) << 16 | (o->mm.ab & 0xff) << 24;
-        w[7] = o->mm.srs;
-        f = fl(o->mm.unit, OTPU_F_UNIT) | fl(o->mm.acc, OTPU_F_ACC) | fl(o->mm.rmax, OTPU_F_RMAX) | fl(o->mm.ascale, OTPU_F_ASCALE) | fl(o->mm.pair, OTPU_F_PAIR) | (o->mm.wf & 3) << 4;
-        break;
-    case OTPU_FMT_QACT:
-        out->ra = o->qact.src.reg;
-        w[1] = o->qact.src.imm;
-        w[2] = (o->qact.rows & 0xff) | (o->qact.ab & 0xff) << 8 | (o->qact.KB & 0xffff) << 16;
-        w[3] = o->qact.srs;
-        w[4] = o->qact.cscale;
-        w[5] = o->qact.rscale;
-        f = fl(o->qact.row, OTPU_F_ROW) | fl(o->qact.has_cscale, OTPU_F_CSCALE) | fl(o->qact.has_rscale, OTPU_F_RSCALE) | fl(o->qact.dup, OTPU_F_DUP);
-        break;
-    case OTPU_FMT_QST:
-        out->ra = o->qst.src.reg;
-        out->rb = o->qst.dst.reg;
-        out->rc = o->qst.sdst.reg;
-        w[1] = o->qst.src.imm;
-        w[2] = o->qst.dst.imm;
-        w[3] = o->qst.sdst.imm;
-        w[4] = (o->qst.rows & 0xffff) | (o->qst.KB & 0xffff) << 16;
-        w[5] = o->qst.srs;
-        w[6] = o->qst.drs;
-        w[7] = o->qst.es;
-        f = fl(o->qst.row, OTPU_F_ROW) | fl(o->qst.half, OTPU_F_HALF);
-        break;
-    case OTPU_FMT_VOP:
-        out->ra = o->vop.dst.reg;
-        out->rb = o->vop.a.reg;
-        out->rc = o->vop.b.reg;
-        out->rd = o->vop.imm.reg;
-        w[1] = o->vop.dst.imm;
-        w[2] = o->vop.a.imm;
-        w[3] = o->vop.b.imm;
-        w[4] = (o->vop.rows & 0xffff) | (o->vop.cols & 0xffff) << 16;
-        w[5] = (o->vop.drs & 0xffff) | (o->vop.ars & 0xffff) << 16;
-        w[6] = (o->vop.brs & 0xffff) | (o->vop.func & 0xff) << 16 | (o->vop.bmode & 0x3) << 24;
-        w[7] = o->vop.imm.imm;
-        f = fl(o->vop.dscalar, OTPU_F_DSCALAR) | fl(o->vop.done, OTPU_F_DONE);
-        break;
-    case OTPU_FMT_GATHER:
-        out->ra = o->gather.src.reg;
-        out->rb = o->gather.dst.reg;
-        w[1] = o->gather.src.imm;
-        w[2] = o->gather.dst.imm;
-        w[3] = (o->gather.rows & 0xffff) | (o->gather.cols & 0xffff) << 16;
-        w[4] = o->gather.srs;
-        w[5] = o->gather.drs;
-        w[6] = o->gather.seg;
-        break;
-    }
-    out->flags = (uint8_t)f;
-    out->ra &= 15;
-    out->rb &= 15;
-    out->rc &= 15;
-    out->rd &= 15;
-    w[0] = (uint32_t)out->op | (uint32_t)out->ra << 8 | (uint32_t)out->rb << 12 |
-           (uint32_t)out->rc << 16 | (uint32_t)out->rd << 20 | (uint32_t)out->flags << 24;
-}
-
-int otpu_flags_allowed(unsigned op, unsigned f)
-{
-    switch (otpu_op_format(op)) {
-    case OTPU_FMT_WAITW:
-        if (((f >> 0) & 3) == 3)
-            return 0;
-        return 1;
-    case OTPU_FMT_MM:
-        if (((f >> 4) & 3) == 3)
-            return 0;
-        if ((f & 0x40) && ((f >> 4) & 3) == 0)
-            return 0;
-        if ((f & 0x8) && !(f & 0x1))
-            return 0;
-        if ((f & 0x8) && !(f & 0x2))
-            return 0;
-        return 1;
-    case OTPU_FMT_QST:
-        if ((f & 0x2) && !(f & 0x1))
-            return 0;
-        return 1;
-    default:
-        return 1;
-    }
-}
+/* format, mask, value: the forbid lines */
+const otpu_forbid_desc otpu_forbids[] = {
+    {OTPU_FMT_WAITW, 0x03, 0x03}, /* cmp=3 */
+    {OTPU_FMT_MM, 0x30, 0x30}, /* wf=3 */
+    {OTPU_FMT_MM, 0x70, 0x40}, /* pair wf=int8 */
+    {OTPU_FMT_MM, 0x09, 0x08}, /* ascale !unit */
+    {OTPU_FMT_MM, 0x0a, 0x08}, /* ascale !acc */
+    {OTPU_FMT_QST, 0x03, 0x02}, /* half !row */
+    {OTPU_FORMATS, 0, 0},
+};
 
 /* the names of the disassembly's named fields */
 static const char *const waitw_cmp_names[4] = {"EQ", "NE", "GE", "cmp3?"};
 static const char *const mm_wf_names[4] = {"int8", "int4", "fp4", "wf3?"};
 static const char *const vop_bmode_names[4] = {"full", "row", "col", "scalar"};
 
-int otpu_disasm(const otpu_instr *in, char *buf, size_t n)
-{
-    sbuf s = {buf, n, 0};
-    if (n)
-        buf[0] = 0;
-    const uint32_t *w = in->w;
-    const char *name = otpu_op_name(in->op);
-    if (!name) {
-        put(&s, ".word %08x %08x %08x %08x %08x %08x %08x %08x", w[0], w[1], w[2], w[3], w[4],
-            w[5], w[6], w[7]);
-        return (int)s.len;
-    }
-    put(&s, "%s", name);
-    otpu_ops o = otpu_operands(in, NULL);
-    switch (o.format) {
-    case OTPU_FMT_NONE:
-        break;
-    case OTPU_FMT_HALT:
-        flag(&s, o.halt.chain, "CHAIN");
-        if (o.halt.chain)
-            put(&s, " addr=R%u", o.halt.addr.reg);
-        if (o.halt.chain)
-            put(&s, " count=R%u", o.halt.count.reg);
-        break;
-    case OTPU_FMT_LI:
-        put(&s, " R%u,", o.li.rd);
-        put(&s, " %#x", o.li.imm);
-        break;
-    case OTPU_FMT_ADDI:
-        put(&s, " R%u,", o.addi.rd);
-        put(&s, " R%u,", o.addi.sum.reg);
-        put(&s, " %#x", o.addi.sum.imm);
-        break;
-    case OTPU_FMT_LOOP:
-        put(&s, " body=%u", o.loop.body);
-        addr(&s, "count", o.loop.count);
-        break;
-    case OTPU_FMT_RLD:
-        put(&s, " R%u,", o.rld.rd);
-        addr(&s, "tmem", o.rld.tmem);
-        flag(&s, o.rld.raw, "RAW");
-        if (o.rld.has_mul)
-            addr(&s, "MUL", o.rld.mul);
-        break;
-    case OTPU_FMT_WAITW:
-        addr(&s, "dram", o.waitw.dram);
-        addr(&s, "tmem", o.waitw.tmem);
-        put(&s, " %s", waitw_cmp_names[o.waitw.cmp]);
-        addr(&s, "ref", o.waitw.ref);
-        put(&s, " mask=%#x", o.waitw.mask);
-        put(&s, " interval=%u", o.waitw.interval);
-        put(&s, " timeout=%u", o.waitw.timeout);
-        break;
-    case OTPU_FMT_DMA:
-        addr(&s, "dram", o.dma.dram);
-        addr(&s, "tmem", o.dma.tmem);
-        put(&s, " n=%u", o.dma.n);
-        break;
-    case OTPU_FMT_DSTEP:
-        addr(&s, "dram", o.dstep.dram);
-        addr(&s, "qk", o.dstep.qk);
-        addr(&s, "v", o.dstep.v);
-        put(&s, " rows=%u", o.dstep.rows);
-        put(&s, " cols=%u", o.dstep.cols);
-        put(&s, " g=%#x", o.dstep.g);
-        put(&s, " o=%#x", o.dstep.o);
-        put(&s, " gs=%u", o.dstep.gs);
-        flag(&s, o.dstep.zero, "ZERO");
-        break;
-    case OTPU_FMT_STREAM:
-        put(&s, " desc=%#x", o.stream.desc);
-        put(&s, " ks=%u", o.stream.ks);
-        addr(&s, "src", o.stream.src);
-        addr(&s, "dst", o.stream.dst);
-        addr(&s, "vec", o.stream.vec);
-        addr(&s, "x", o.stream.x);
-        addr(&s, "k", o.stream.k);
-        put(&s, " o=%#x", o.stream.out);
-        flag(&s, o.stream.zero, "ZERO");
-        flag(&s, o.stream.src_t, "SRC_T");
-        flag(&s, o.stream.dst_t, "DST_T");
-        flag(&s, o.stream.nodst, "NODST");
-        break;
-    case OTPU_FMT_MM:
-        addr(&s, "sa", o.mm.sa);
-        addr(&s, (o.mm.ascale ? "alpha" : "ssa"), o.mm.ssa);
-        addr(&s, "out", o.mm.out);
-        put(&s, " N=%u", o.mm.N);
-        put(&s, " KB=%u", o.mm.KB);
-        put(&s, " rs=%u", o.mm.rs);
-        put(&s, " ors=%u", o.mm.ors);
-        put(&s, " M=%u", o.mm.M);
-        put(&s, " ab=%u", o.mm.ab);
-        put(&s, " srs=%u", o.mm.srs);
-        put(&s, " wf=%s", mm_wf_names[o.mm.wf]);
-        flag(&s, o.mm.unit, "UNIT");
-        flag(&s, o.mm.acc, "ACC");
-        flag(&s, o.mm.rmax, "RMAX");
-        flag(&s, o.mm.ascale, "ASCALE");
-        flag(&s, o.mm.pair, "PAIR");
-        break;
-    case OTPU_FMT_QACT:
-        addr(&s, "src", o.qact.src);
-        put(&s, " rows=%u", o.qact.rows);
-        put(&s, " ab=%u", o.qact.ab);
-        put(&s, " KB=%u", o.qact.KB);
-        put(&s, " srs=%u", o.qact.srs);
-        flag(&s, o.qact.row, "ROW");
-        if (o.qact.has_cscale)
-            put(&s, " CSCALE=%#x", o.qact.cscale);
-        if (o.qact.has_rscale)
-            put(&s, " RSCALE=%#x", o.qact.rscale);
-        flag(&s, o.qact.dup, "DUP");
-        break;
-    case OTPU_FMT_QST:
-        addr(&s, "src", o.qst.src);
-        addr(&s, "dst", o.qst.dst);
-        addr(&s, "sdst", o.qst.sdst);
-        put(&s, " rows=%u", o.qst.rows);
-        put(&s, " KB=%u", o.qst.KB);
-        put(&s, " srs=%u", o.qst.srs);
-        put(&s, " drs=%u", o.qst.drs);
-        put(&s, " es=%u", o.qst.es);
-        flag(&s, o.qst.row, "ROW");
-        flag(&s, o.qst.half, "HALF");
-        break;
-    case OTPU_FMT_VOP:
-        vfunc(&s, o.vop.func);
-        addr(&s, "dst", o.vop.dst);
-        addr(&s, (o.vop.func == OTPU_V_OUTER ? "decay" : "a"), o.vop.a);
-        addr(&s, "b", o.vop.b);
-        put(&s, " rows=%u", o.vop.rows);
-        put(&s, " cols=%u", o.vop.cols);
-        put(&s, " drs=%u", o.vop.drs);
-        put(&s, " ars=%u", o.vop.ars);
-        put(&s, " brs=%u", o.vop.brs);
-        put(&s, " bmode=%s", vop_bmode_names[o.vop.bmode]);
-        addr(&s, (o.vop.func == OTPU_V_OUTER ? "cv" : (o.vop.func == OTPU_V_ARGMAX ? "base" : "imm")), o.vop.imm);
-        if (o.vop.func == OTPU_V_OUTER)
-            flag(&s, o.vop.dscalar, "DSCALAR");
-        if (o.vop.func == OTPU_V_OUTER)
-            flag(&s, o.vop.done, "DONE");
-        break;
-    case OTPU_FMT_GATHER:
-        addr(&s, "src", o.gather.src);
-        addr(&s, "dst", o.gather.dst);
-        put(&s, " rows=%u", o.gather.rows);
-        put(&s, " cols=%u", o.gather.cols);
-        put(&s, " srs=%u", o.gather.srs);
-        put(&s, " drs=%u", o.gather.drs);
-        put(&s, " seg=%u", o.gather.seg);
-        break;
-    }
-    return (int)s.len;
-}
+/* field, eq, value: the conditions of labels and items */
+const otpu_dis_cond otpu_dis_conds[] = {
+    {OTPU_DIS_ALWAYS, 0, 0},
+    {0, 0, 0},
+    {13, 0, 0},
+    {58, 0, 0},
+    {69, 0, 0},
+    {70, 0, 0},
+    {90, 1, OTPU_V_OUTER},
+    {90, 1, OTPU_V_ARGMAX},
+};
+
+/* condition, text: the labels' chains */
+const otpu_dis_label otpu_dis_labels[] = {
+    {0, "CHAIN"},
+    {0, "addr"},
+    {0, "count"},
+    {0, "rd"},
+    {0, "imm"},
+    {0, "sum"},
+    {0, "body"},
+    {0, "tmem"},
+    {0, "RAW"},
+    {0, "MUL"},
+    {0, "dram"},
+    {0, "cmp"},
+    {0, "ref"},
+    {0, "mask"},
+    {0, "interval"},
+    {0, "timeout"},
+    {0, "n"},
+    {0, "qk"},
+    {0, "v"},
+    {0, "rows"},
+    {0, "cols"},
+    {0, "g"},
+    {0, "o"},
+    {0, "gs"},
+    {0, "ZERO"},
+    {0, "desc"},
+    {0, "ks"},
+    {0, "src"},
+    {0, "dst"},
+    {0, "vec"},
+    {0, "x"},
+    {0, "k"},
+    {0, "SRC_T"},
+    {0, "DST_T"},
+    {0, "NODST"},
+    {0, "sa"},
+    {3, "alpha"},
+    {0, "ssa"},
+    {0, "out"},
+    {0, "N"},
+    {0, "KB"},
+    {0, "rs"},
+    {0, "ors"},
+    {0, "M"},
+    {0, "ab"},
+    {0, "srs"},
+    {0, "wf"},
+    {0, "UNIT"},
+    {0, "ACC"},
+    {0, "RMAX"},
+    {0, "ASCALE"},
+    {0, "PAIR"},
+    {0, "ROW"},
+    {0, "CSCALE"},
+    {0, "RSCALE"},
+    {0, "DUP"},
+    {0, "sdst"},
+    {0, "drs"},
+    {0, "es"},
+    {0, "HALF"},
+    {0, "func"},
+    {6, "decay"},
+    {0, "a"},
+    {0, "b"},
+    {0, "ars"},
+    {0, "brs"},
+    {0, "bmode"},
+    {6, "cv"},
+    {7, "base"},
+    {0, "imm"},
+    {0, "DSCALAR"},
+    {0, "DONE"},
+    {0, "seg"},
+};
+
+/* kind, field, part, label, guard, names */
+const otpu_dis_item otpu_dis_items[] = {
+    {OTPU_DIS_FLAG, 0, OTPU_PART_WHOLE, 0, 0, NULL}, /* HALT chain */
+    {OTPU_DIS_REG, 1, OTPU_PART_REG, 1, 1, NULL}, /* HALT addr */
+    {OTPU_DIS_REG, 2, OTPU_PART_REG, 2, 1, NULL}, /* HALT count */
+    {OTPU_DIS_RC, 3, OTPU_PART_WHOLE, 3, 0, NULL}, /* LI rd */
+    {OTPU_DIS_HEX, 4, OTPU_PART_WHOLE, 4, 0, NULL}, /* LI imm */
+    {OTPU_DIS_RC, 5, OTPU_PART_WHOLE, 3, 0, NULL}, /* ADDI rd */
+    {OTPU_DIS_RC, 6, OTPU_PART_REG, 5, 0, NULL}, /* ADDI sum */
+    {OTPU_DIS_HEX, 6, OTPU_PART_IMM, 5, 0, NULL}, /* ADDI sum */
+    {OTPU_DIS_U, 7, OTPU_PART_WHOLE, 6, 0, NULL}, /* LOOP body */
+    {OTPU_DIS_RI, 8, OTPU_PART_WHOLE, 2, 0, NULL}, /* LOOP count */
+    {OTPU_DIS_RC, 9, OTPU_PART_WHOLE, 3, 0, NULL}, /* RLD rd */
+    {OTPU_DIS_RI, 10, OTPU_PART_WHOLE, 7, 0, NULL}, /* RLD tmem */
+    {OTPU_DIS_FLAG, 12, OTPU_PART_WHOLE, 8, 0, NULL}, /* RLD raw */
+    {OTPU_DIS_RI, 11, OTPU_PART_WHOLE, 9, 2, NULL}, /* RLD mul */
+    {OTPU_DIS_RI, 14, OTPU_PART_WHOLE, 10, 0, NULL}, /* WAITW dram */
+    {OTPU_DIS_RI, 15, OTPU_PART_WHOLE, 7, 0, NULL}, /* WAITW tmem */
+    {OTPU_DIS_NAMES_BARE, 20, OTPU_PART_WHOLE, 11, 0, waitw_cmp_names}, /* WAITW cmp */
+    {OTPU_DIS_RI, 16, OTPU_PART_WHOLE, 12, 0, NULL}, /* WAITW ref */
+    {OTPU_DIS_X, 17, OTPU_PART_WHOLE, 13, 0, NULL}, /* WAITW mask */
+    {OTPU_DIS_U, 18, OTPU_PART_WHOLE, 14, 0, NULL}, /* WAITW interval */
+    {OTPU_DIS_U, 19, OTPU_PART_WHOLE, 15, 0, NULL}, /* WAITW timeout */
+    {OTPU_DIS_RI, 21, OTPU_PART_WHOLE, 10, 0, NULL}, /* DMA dram */
+    {OTPU_DIS_RI, 22, OTPU_PART_WHOLE, 7, 0, NULL}, /* DMA tmem */
+    {OTPU_DIS_U, 23, OTPU_PART_WHOLE, 16, 0, NULL}, /* DMA n */
+    {OTPU_DIS_RI, 24, OTPU_PART_WHOLE, 10, 0, NULL}, /* DSTEP dram */
+    {OTPU_DIS_RI, 25, OTPU_PART_WHOLE, 17, 0, NULL}, /* DSTEP qk */
+    {OTPU_DIS_RI, 26, OTPU_PART_WHOLE, 18, 0, NULL}, /* DSTEP v */
+    {OTPU_DIS_U, 27, OTPU_PART_WHOLE, 19, 0, NULL}, /* DSTEP rows */
+    {OTPU_DIS_U, 28, OTPU_PART_WHOLE, 20, 0, NULL}, /* DSTEP cols */
+    {OTPU_DIS_X, 29, OTPU_PART_WHOLE, 21, 0, NULL}, /* DSTEP g */
+    {OTPU_DIS_X, 30, OTPU_PART_WHOLE, 22, 0, NULL}, /* DSTEP o */
+    {OTPU_DIS_U, 31, OTPU_PART_WHOLE, 23, 0, NULL}, /* DSTEP gs */
+    {OTPU_DIS_FLAG, 32, OTPU_PART_WHOLE, 24, 0, NULL}, /* DSTEP zero */
+    {OTPU_DIS_X, 33, OTPU_PART_WHOLE, 25, 0, NULL}, /* STREAM desc */
+    {OTPU_DIS_U, 34, OTPU_PART_WHOLE, 26, 0, NULL}, /* STREAM ks */
+    {OTPU_DIS_RI, 35, OTPU_PART_WHOLE, 27, 0, NULL}, /* STREAM src */
+    {OTPU_DIS_RI, 36, OTPU_PART_WHOLE, 28, 0, NULL}, /* STREAM dst */
+    {OTPU_DIS_RI, 37, OTPU_PART_WHOLE, 29, 0, NULL}, /* STREAM vec */
+    {OTPU_DIS_RI, 38, OTPU_PART_WHOLE, 30, 0, NULL}, /* STREAM x */
+    {OTPU_DIS_RI, 39, OTPU_PART_WHOLE, 31, 0, NULL}, /* STREAM k */
+    {OTPU_DIS_X, 40, OTPU_PART_WHOLE, 22, 0, NULL}, /* STREAM out */
+    {OTPU_DIS_FLAG, 41, OTPU_PART_WHOLE, 24, 0, NULL}, /* STREAM zero */
+    {OTPU_DIS_FLAG, 42, OTPU_PART_WHOLE, 32, 0, NULL}, /* STREAM src_t */
+    {OTPU_DIS_FLAG, 43, OTPU_PART_WHOLE, 33, 0, NULL}, /* STREAM dst_t */
+    {OTPU_DIS_FLAG, 44, OTPU_PART_WHOLE, 34, 0, NULL}, /* STREAM nodst */
+    {OTPU_DIS_RI, 45, OTPU_PART_WHOLE, 35, 0, NULL}, /* MM sa */
+    {OTPU_DIS_RI, 46, OTPU_PART_WHOLE, 36, 0, NULL}, /* MM ssa */
+    {OTPU_DIS_RI, 47, OTPU_PART_WHOLE, 38, 0, NULL}, /* MM out */
+    {OTPU_DIS_U, 48, OTPU_PART_WHOLE, 39, 0, NULL}, /* MM N */
+    {OTPU_DIS_U, 49, OTPU_PART_WHOLE, 40, 0, NULL}, /* MM KB */
+    {OTPU_DIS_U, 50, OTPU_PART_WHOLE, 41, 0, NULL}, /* MM rs */
+    {OTPU_DIS_U, 51, OTPU_PART_WHOLE, 42, 0, NULL}, /* MM ors */
+    {OTPU_DIS_U, 52, OTPU_PART_WHOLE, 43, 0, NULL}, /* MM M */
+    {OTPU_DIS_U, 53, OTPU_PART_WHOLE, 44, 0, NULL}, /* MM ab */
+    {OTPU_DIS_U, 54, OTPU_PART_WHOLE, 45, 0, NULL}, /* MM srs */
+    {OTPU_DIS_NAMES, 60, OTPU_PART_WHOLE, 46, 0, mm_wf_names}, /* MM wf */
+    {OTPU_DIS_FLAG, 55, OTPU_PART_WHOLE, 47, 0, NULL}, /* MM unit */
+    {OTPU_DIS_FLAG, 56, OTPU_PART_WHOLE, 48, 0, NULL}, /* MM acc */
+    {OTPU_DIS_FLAG, 57, OTPU_PART_WHOLE, 49, 0, NULL}, /* MM rmax */
+    {OTPU_DIS_FLAG, 58, OTPU_PART_WHOLE, 50, 0, NULL}, /* MM ascale */
+    {OTPU_DIS_FLAG, 59, OTPU_PART_WHOLE, 51, 0, NULL}, /* MM pair */
+    {OTPU_DIS_RI, 61, OTPU_PART_WHOLE, 27, 0, NULL}, /* QACT src */
+    {OTPU_DIS_U, 62, OTPU_PART_WHOLE, 19, 0, NULL}, /* QACT rows */
+    {OTPU_DIS_U, 63, OTPU_PART_WHOLE, 44, 0, NULL}, /* QACT ab */
+    {OTPU_DIS_U, 64, OTPU_PART_WHOLE, 40, 0, NULL}, /* QACT KB */
+    {OTPU_DIS_U, 65, OTPU_PART_WHOLE, 45, 0, NULL}, /* QACT srs */
+    {OTPU_DIS_FLAG, 68, OTPU_PART_WHOLE, 52, 0, NULL}, /* QACT row */
+    {OTPU_DIS_X, 66, OTPU_PART_WHOLE, 53, 4, NULL}, /* QACT cscale */
+    {OTPU_DIS_X, 67, OTPU_PART_WHOLE, 54, 5, NULL}, /* QACT rscale */
+    {OTPU_DIS_FLAG, 71, OTPU_PART_WHOLE, 55, 0, NULL}, /* QACT dup */
+    {OTPU_DIS_RI, 72, OTPU_PART_WHOLE, 27, 0, NULL}, /* QST src */
+    {OTPU_DIS_RI, 73, OTPU_PART_WHOLE, 28, 0, NULL}, /* QST dst */
+    {OTPU_DIS_RI, 74, OTPU_PART_WHOLE, 56, 0, NULL}, /* QST sdst */
+    {OTPU_DIS_U, 75, OTPU_PART_WHOLE, 19, 0, NULL}, /* QST rows */
+    {OTPU_DIS_U, 76, OTPU_PART_WHOLE, 40, 0, NULL}, /* QST KB */
+    {OTPU_DIS_U, 77, OTPU_PART_WHOLE, 45, 0, NULL}, /* QST srs */
+    {OTPU_DIS_U, 78, OTPU_PART_WHOLE, 57, 0, NULL}, /* QST drs */
+    {OTPU_DIS_U, 79, OTPU_PART_WHOLE, 58, 0, NULL}, /* QST es */
+    {OTPU_DIS_FLAG, 80, OTPU_PART_WHOLE, 52, 0, NULL}, /* QST row */
+    {OTPU_DIS_FLAG, 81, OTPU_PART_WHOLE, 59, 0, NULL}, /* QST half */
+    {OTPU_DIS_VFUNC, 90, OTPU_PART_WHOLE, 60, 0, NULL}, /* VOP func */
+    {OTPU_DIS_RI, 82, OTPU_PART_WHOLE, 28, 0, NULL}, /* VOP dst */
+    {OTPU_DIS_RI, 83, OTPU_PART_WHOLE, 61, 0, NULL}, /* VOP a */
+    {OTPU_DIS_RI, 84, OTPU_PART_WHOLE, 63, 0, NULL}, /* VOP b */
+    {OTPU_DIS_U, 85, OTPU_PART_WHOLE, 19, 0, NULL}, /* VOP rows */
+    {OTPU_DIS_U, 86, OTPU_PART_WHOLE, 20, 0, NULL}, /* VOP cols */
+    {OTPU_DIS_U, 87, OTPU_PART_WHOLE, 57, 0, NULL}, /* VOP drs */
+    {OTPU_DIS_U, 88, OTPU_PART_WHOLE, 64, 0, NULL}, /* VOP ars */
+    {OTPU_DIS_U, 89, OTPU_PART_WHOLE, 65, 0, NULL}, /* VOP brs */
+    {OTPU_DIS_NAMES, 91, OTPU_PART_WHOLE, 66, 0, vop_bmode_names}, /* VOP bmode */
+    {OTPU_DIS_RI, 92, OTPU_PART_WHOLE, 67, 0, NULL}, /* VOP imm */
+    {OTPU_DIS_FLAG, 93, OTPU_PART_WHOLE, 70, 6, NULL}, /* VOP dscalar */
+    {OTPU_DIS_FLAG, 94, OTPU_PART_WHOLE, 71, 6, NULL}, /* VOP done */
+    {OTPU_DIS_RI, 95, OTPU_PART_WHOLE, 27, 0, NULL}, /* GATHER src */
+    {OTPU_DIS_RI, 96, OTPU_PART_WHOLE, 28, 0, NULL}, /* GATHER dst */
+    {OTPU_DIS_U, 97, OTPU_PART_WHOLE, 19, 0, NULL}, /* GATHER rows */
+    {OTPU_DIS_U, 98, OTPU_PART_WHOLE, 20, 0, NULL}, /* GATHER cols */
+    {OTPU_DIS_U, 99, OTPU_PART_WHOLE, 45, 0, NULL}, /* GATHER srs */
+    {OTPU_DIS_U, 100, OTPU_PART_WHOLE, 57, 0, NULL}, /* GATHER drs */
+    {OTPU_DIS_U, 101, OTPU_PART_WHOLE, 72, 0, NULL}, /* GATHER seg */
+};
+const uint16_t otpu_format_dis[OTPU_FORMATS + 1] = {0, 0, 3, 5, 8, 10, 14, 21, 24, 33, 45, 61, 70, 80, 93, 100};

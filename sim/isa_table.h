@@ -138,16 +138,9 @@ typedef struct { uint8_t n; otpu_flag_desc f[6]; } otpu_format_flags;
 extern const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS];
 /* Every flag bit op's format defines (0 for an unknown opcode). */
 unsigned otpu_flag_mask(unsigned op);
-/* Sets the flag members of a format's operands from a flags byte, as otpu_operands does. */
-void otpu_set_flags_halt(otpu_halt_ops *x, unsigned f);
-void otpu_set_flags_rld(otpu_rld_ops *x, unsigned f);
-void otpu_set_flags_waitw(otpu_waitw_ops *x, unsigned f);
-void otpu_set_flags_dstep(otpu_dstep_ops *x, unsigned f);
-void otpu_set_flags_stream(otpu_stream_ops *x, unsigned f);
-void otpu_set_flags_mm(otpu_mm_ops *x, unsigned f);
-void otpu_set_flags_qact(otpu_qact_ops *x, unsigned f);
-void otpu_set_flags_qst(otpu_qst_ops *x, unsigned f);
-void otpu_set_flags_vop(otpu_vop_ops *x, unsigned f);
+/* Sets the flag members of operands x of format fmt (&o.<format> of an otpu_ops) from a flags
+ * byte, as otpu_operands does. */
+void otpu_set_flags(otpu_format fmt, void *x, unsigned f);
 
 /* What each older revision lacks (revision.c's otpu_rev_desc). */
 #define OTPU_REV_ACF0C1C6_LACKS_OP {[OTPU_OP_RLD] = 1, [OTPU_OP_WAITW] = 1, [OTPU_OP_DSTEP] = 1, [OTPU_OP_STREAM] = 1}

@@ -2,6 +2,7 @@
 test_regress_codecov_input.py, test_regress_buckets.py): files written into a scratch folder,
 executable stubs, a tally of the checks, and a tool run with its stdin closed and a time limit."""
 import os
+import shutil
 import subprocess
 
 
@@ -41,6 +42,16 @@ class Tally:
         for n in self.failed:
             print(f"  failed: {n!r}")
         return 1 if self.failed else 0
+
+    def run(self, sections, scratch):
+        """each of sections called in turn, the scratch folder removed after them (even when
+        one raises); the exit status of summary()"""
+        try:
+            for section in sections:
+                section()
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return self.summary()
 
 
 def run_tool(argv, cwd, env, timeout, text=False):

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from case_file import case_value
+
 FAMILIES = ["mix", "hazard", "dma", "mm", "stream", "fp", "error"]
 
 
@@ -40,18 +42,10 @@ def generate(args, out):
             run(base + ["--count", str(s2), "--first", str(count - s2), "S=2"])
 
 
-def expect(bundle):
-    with open(os.path.join(bundle, "case.txt")) as f:
-        for line in f:
-            if line.startswith("expect="):
-                return line.strip().split("=", 1)[1]
-    return ""
-
-
 def simulate(sim, bundle, cov):
     r = subprocess.run([sim, "run", bundle, "--coverage", cov], capture_output=True, text=True,
                        timeout=120)
-    want = 0 if expect(bundle) == "ok" else 1
+    want = 0 if case_value(bundle, "expect", "") == "ok" else 1
     if r.returncode != want or not os.path.exists(cov):
         return f"{bundle}: otpu-sim exit {r.returncode}, want {want}: {r.stderr.strip()}"
     return None

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import Checks
+
 SRC = os.path.abspath(sys.argv[1])
 FLAG_LINE = "  flag fresh 0x2\n"                     # after DSTEP's zero flag
 OP_LINE = "op PROBE 0x08 DMA DMA\n"                  # after WAITW
@@ -61,12 +63,7 @@ def edit(path, old, new):
 
 
 def main():
-    fails = []
-
-    def expect(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            fails.append(what)
+    expect = Checks()
 
     with tempfile.TemporaryDirectory(prefix="isa-scratch-") as tmp:
         root = os.path.join(tmp, "src")
@@ -138,8 +135,7 @@ def main():
                env=dict(os.environ, PYTHONPATH=os.path.join(root, "python"),
                         PYTHONDONTWRITEBYTECODE="1"))
         expect(r.returncode == 0, f"python otpu.asm knows PROBE and FRESH {r.stderr[-300:]}")
-    print(f"{len(fails)} failed")
-    return 1 if fails else 0
+    return expect.verdict()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import Checks
+
 
 def bins(doc):
     return {(g["name"], b["name"]): b["count"] for g in doc["groups"] for b in g["bins"]}
@@ -51,12 +53,7 @@ def rtl_pairs(path):
 
 def main():
     lockstep, rtl, sim, cov, bundle = sys.argv[1:6]
-    problems = []
-
-    def check(cond, what):
-        print(("ok   " if cond else "FAIL ") + what)
-        if not cond:
-            problems.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory(prefix="otpu-lockstep-cov-") as tmp:
         out = os.path.join(tmp, "cov.json")
@@ -66,7 +63,7 @@ def main():
         check(p.returncode == 0 and os.path.isfile(out),
               f"otpu-lockstep run --coverage passes and writes the file (exit {p.returncode}: "
               f"{p.stderr.strip()[-500:]})")
-        if problems:
+        if check.failed:
             return 1
         doc = json.load(open(out))
         got = bins(doc)
@@ -95,8 +92,7 @@ def main():
 
         p = subprocess.run([cov, "report", out], capture_output=True, text=True, timeout=60)
         check(p.returncode == 0 and "\nrtl " in p.stdout, "otpu-cov reports the rtl group")
-    print("FAIL" if problems else "PASS")
-    return 1 if problems else 0
+    return check.verdict()
 
 
 if __name__ == "__main__":

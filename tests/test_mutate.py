@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-FAILS = []
+from checks import Checks
+
+check = Checks()
 
 
 def anchor_line(rel, anchor):
@@ -32,13 +34,6 @@ def anchor_line(rel, anchor):
         if anchor in line:
             return n
     return 0
-
-
-def check(ok, what, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + ("" if ok or not detail else "\n" + str(detail)))
-    if not ok:
-        FAILS.append(what)
-    return ok
 
 
 def run(tool, args, env=None, timeout=3600):
@@ -257,8 +252,7 @@ def main():
         fast(tool, work, regress_pkg)
     else:
         nightly(tool, work, sys.argv[5] if len(sys.argv) > 5 else "0")
-    print(f"{len(FAILS)} failed" if FAILS else "all passed")
-    sys.exit(1 if FAILS else 0)
+    sys.exit(check.verdict())
 
 
 if __name__ == "__main__":

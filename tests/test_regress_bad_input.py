@@ -634,22 +634,9 @@ def tool_gone():
 
 
 def main():
-    try:
-        tool_gone()
-        shard_folders()
-        refusals()
-        merge_refusals()
-        fifo_lock()
-        locked_out()
-        bad_files()
-        exit_statuses()
-        control_bytes()
-        hostile_names()
-        killed_shard()
-        slurm_lost_task()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return TALLY.summary()
+    return TALLY.run((tool_gone, shard_folders, refusals, merge_refusals, fifo_lock,
+                      locked_out, bad_files, exit_statuses, control_bytes, hostile_names,
+                      killed_shard, slurm_lost_task), tmp)
 
 
 if __name__ == "__main__":

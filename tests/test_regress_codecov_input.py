@@ -292,13 +292,7 @@ def good_path():
 
 
 def main():
-    try:
-        refusals()
-        run_rows()
-        good_path()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return TALLY.summary()
+    return TALLY.run((refusals, run_rows, good_path), tmp)
 
 
 if __name__ == "__main__":

@@ -20,20 +20,15 @@ import tempfile
 from html.parser import HTMLParser
 from urllib.parse import unquote
 
+from checks import Checks
+
 CHROMIUM = "chromium"
 BROWSER_TIMEOUT = 120  # seconds for one headless Chromium run
 VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "source", "wbr"}
 CHARTS = {"passes", "kinds", "coverage"}
 EVIL = 'x < y && "quoted" <script>alert(1)</script>'  # a message that must come out as text
 
-failures = []
-
-
-def check(ok, what, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + ("" if ok or not detail else "\n" + str(detail)))
-    if not ok:
-        failures.append(what)
-    return ok
+check = Checks()
 
 
 class Page(HTMLParser):
@@ -369,8 +364,7 @@ def main():
         check_browser(tmp, index, failed)
         check_screenshot(regress_dir, out, tmp)
         check_clean(write_index, tmp)
-    print(f"{len(failures)} failed" if failures else "all passed")
-    return 1 if failures else 0
+    return check.verdict()
 
 
 if __name__ == "__main__":

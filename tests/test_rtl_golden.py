@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+from case_file import case_value
+
 
 def cases(dirs, pattern):
     out = []
@@ -31,19 +33,11 @@ def cases(dirs, pattern):
     return out
 
 
-def expect_of(case):
-    with open(os.path.join(case, "case.txt")) as f:
-        for line in f:
-            if line.startswith("expect="):
-                return line.strip().split("=", 1)[1]
-    return "ok"
-
-
 def run_one(tool, case, max_cycles):
     with tempfile.TemporaryDirectory(prefix="otpu-rtl-golden-") as out:
         cmd = [tool, "run", case, "--dump", out, "--max-cycles", str(max_cycles)]
         p = subprocess.run(cmd, capture_output=True, text=True)
-        want_rc = 1 if expect_of(case) == "error" else 0
+        want_rc = 1 if case_value(case, "expect", "ok") == "error" else 0
         problems = []
         if p.returncode != want_rc:
             problems.append(f"exit code {p.returncode}, expected {want_rc}")

@@ -3,10 +3,7 @@
 # Verilator build time of the bench, vectors per second in file mode and in DPI mode, and
 # sim/fp32.c alone. `meson compile -C build fpvec-bench` runs it. Not a test: it prints figures.
 set -eu
-if [ $# -ne 2 ]; then
-  echo "usage: $0 OTPU_FPVEC OPS_VEC" >&2
-  exit 2
-fi
+[ $# -eq 2 ] || { echo "usage: $0 OTPU_FPVEC OPS_VEC" >&2; exit 2; }
 tool=$1
 ops=$2
 here=$(cd "$(dirname "$0")" && pwd)

@@ -43,13 +43,18 @@ void fpvec_dpi_eval_batch(uint32_t op, size_t n, FpvecDpiBatch& batch) {
     g_batch = nullptr;
 }
 
-int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
+bool fpvec_dpi_set_scope(const char* scope_name) {
     const svScope scope = svGetScopeFromName(scope_name);
     if (!scope) {
         std::printf("tb_fp: error: no DPI scope %s\n", scope_name);
-        return 2;
+        return false;
     }
     svSetScope(scope);
+    return true;
+}
+
+int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt) {
+    if (!fpvec_dpi_set_scope(scope_name)) return 2;
 
     uint64_t per_op = opt.count ? opt.count : fpvec_level_count(opt.level);
     uint64_t total = 0;

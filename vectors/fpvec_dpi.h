@@ -42,4 +42,7 @@ void fpvec_dpi_eval_batch(uint32_t op, size_t n, FpvecDpiBatch& batch);
 // "FPTEST cases=<n> errors=<m>" and the rate. Returns 0 (all match), 1 (mismatches).
 int fpvec_dpi_run(const char* scope_name, const FpvecDpiOptions& opt);
 
+// Sets the DPI scope to scope_name's; false (after a "tb_fp: error:" line) when there is none.
+bool fpvec_dpi_set_scope(const char* scope_name);
+
 #endif

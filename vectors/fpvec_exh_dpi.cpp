@@ -18,12 +18,7 @@ constexpr uint64_t kChunk = uint64_t{1} << 16;  // inputs a part takes at a time
 }  // namespace
 
 int fpvec_exh_run(const char* scope_name, const FpvecExhOptions& opt) {
-    const svScope scope = svGetScopeFromName(scope_name);
-    if (!scope) {
-        std::printf("tb_fp: error: no DPI scope %s\n", scope_name);
-        return 2;
-    }
-    svSetScope(scope);
+    if (!fpvec_dpi_set_scope(scope_name)) return 2;
     const std::unique_ptr<FpvecDpiBatch> buf{new FpvecDpiBatch{}};
     const std::unique_ptr<fpvec_exh_tally> tally{new fpvec_exh_tally{}};
     const auto t0 = std::chrono::steady_clock::now();

@@ -333,14 +333,24 @@ static void parse_op_arg(const char *v, const otpu_rev_desc *rev, uint32_t *ops)
     *ops |= m;
 }
 
+/* The value v of option opt in the form A<sep>B (form names it: "LO:HI"): A as a new string,
+ * *b what follows sep; a usage error when v has no sep. */
+static char *split_pair(const char *opt, const char *v, char sep, const char *form,
+                        const char **b)
+{
+    const char *at = strchr(v, sep);
+    if (!at)
+        usage_error("%s: '%s' is not %s", opt, v, form);
+    *b = at + 1;
+    return xstrdup_printf("%.*s", (int)(at - v), v);
+}
+
 static void parse_range(const char *v, uint64_t *lo, uint64_t *hi)
 {
-    const char *colon = strchr(v, ':');
-    if (!colon)
-        usage_error("--range: '%s' is not LO:HI", v);
-    char *l = xstrdup_printf("%.*s", (int)(colon - v), v);
+    const char *h;
+    char *l = split_pair("--range", v, ':', "LO:HI", &h);
     *lo = parse_u64("--range LO", l, 0, UINT64_C(0xFFFFFFFF));
-    *hi = parse_u64("--range HI", colon + 1, 1, UINT64_C(0x100000000));
+    *hi = parse_u64("--range HI", h, 1, UINT64_C(0x100000000));
     free(l);
     if (*hi <= *lo)
         usage_error("--range: '%s' is empty (LO < HI needed)", v);
@@ -348,11 +358,9 @@ static void parse_range(const char *v, uint64_t *lo, uint64_t *hi)
 
 static void parse_shard(const char *v, uint64_t *i, uint64_t *n)
 {
-    const char *slash = strchr(v, '/');
-    if (!slash)
-        usage_error("--shard: '%s' is not I/N", v);
-    char *a = xstrdup_printf("%.*s", (int)(slash - v), v);
-    *n = parse_u64("--shard N", slash + 1, 1, UINT64_C(0x100000000));
+    const char *b;
+    char *a = split_pair("--shard", v, '/', "I/N", &b);
+    *n = parse_u64("--shard N", b, 1, UINT64_C(0x100000000));
     *i = parse_u64("--shard I", a, 0, UINT64_MAX);
     free(a);
     if (*i >= *n)

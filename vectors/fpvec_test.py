@@ -82,6 +82,14 @@ def fresh_dir(path: str) -> str:
     return path
 
 
+def gen_level1(tool: str, work: str, seed: str) -> str:
+    """the level-1 vectors of seed written by `gen` into the folder work (the file's path)"""
+    path = os.path.join(work, "l1.vec")
+    rc, out = run(tool, "gen", "--level", "1", "--seed", seed, "-o", path)
+    expect(rc == 0, f"gen: exit status {rc}", out)
+    return path
+
+
 def count_lines(path: str) -> int:
     with open(path, "rb") as f:
         return sum(1 for _ in f)
@@ -126,9 +134,7 @@ def t_ops_vec(tool: str, vec: str) -> None:
 
 def t_gencheck(tool: str, work: str) -> None:
     work = fresh_dir(os.path.join(work, "fpvec-gencheck"))
-    f1 = os.path.join(work, "l1.vec")
-    rc, out = run(tool, "gen", "--level", "1", "--seed", "1", "-o", f1)
-    expect(rc == 0, f"gen: exit status {rc}", out)
+    f1 = gen_level1(tool, work, "1")
     with open(f1, encoding="ascii") as f:
         lines = f.read().splitlines()
     expect(len(lines) == 15 * LEVEL1, f"gen wrote {len(lines)} lines, expected {15 * LEVEL1}")
@@ -176,9 +182,7 @@ def t_gencheck(tool: str, work: str) -> None:
 
 def t_rtl_file(tool: str, work: str) -> None:
     work = fresh_dir(os.path.join(work, "fpvec-rtl-file"))
-    f1 = os.path.join(work, "l1.vec")
-    rc, out = run(tool, "gen", "--level", "1", "--seed", "3", "-o", f1)
-    expect(rc == 0, f"gen: exit status {rc}", out)
+    f1 = gen_level1(tool, work, "3")
     n = count_lines(f1)
     rc, out = run(tool, "rtl", f1)
     cases, errs = fptest(out)

@@ -58,19 +58,21 @@ int main(int argc, char **argv)
         argc--;
         argv++;
     }
+    static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv);
+    } commands[] = {
+        {"gen", cmd_gen},
+        {"check", cmd_check},
+        {"rtl", cmd_rtl},
+        {"ulp", cmd_ulp},
+        {"exhaustive", cmd_exhaustive},
+        {"exhaustive-merge", cmd_exhaustive_merge},
+    };
     g_cmd = cmd;
-    if (strcmp(cmd, "gen") == 0)
-        return cmd_gen(argc, argv);
-    if (strcmp(cmd, "check") == 0)
-        return cmd_check(argc, argv);
-    if (strcmp(cmd, "rtl") == 0)
-        return cmd_rtl(argc, argv);
-    if (strcmp(cmd, "ulp") == 0)
-        return cmd_ulp(argc, argv);
-    if (strcmp(cmd, "exhaustive") == 0)
-        return cmd_exhaustive(argc, argv);
-    if (strcmp(cmd, "exhaustive-merge") == 0)
-        return cmd_exhaustive_merge(argc, argv);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc, argv);
     g_cmd = "";
     usage_error("unknown command '%s' (commands: gen check rtl ulp exhaustive "
                 "exhaustive-merge)", cmd);

@@ -4,14 +4,11 @@
 # that package), in OBJDIR (kept: a rebuild with unchanged sources is a no-op), and copy the
 # binary to OUT. The meson build (vectors/meson.build) and `otpu-fpvec rtl --sv` both use it.
 # The bench links the C side of its DPI modes: vectors/fpvec.c, fpvec_exh.c and sim/fp32.c, revision.c,
-# isa.c, isa_table.c (compiled here with CC). VERILATOR and CC override the commands; JOBS (default 2) caps
+# isa.c, isa_table.c, isa_fields.c (compiled here with CC). VERILATOR and CC override the commands; JOBS (default 2) caps
 # the parallel C++ compiles; each DEFINE (OTPU_FP_NO_LOG2, OTPU_FP_NO_MM: an older revision's
 # otpu_fp, otpu_fp_vec.sv) is defined for Verilator.
 set -eu
-if [ $# -lt 3 ]; then
-  echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]]" >&2
-  exit 2
-fi
+[ $# -ge 3 ] || { echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]]" >&2; exit 2; }
 out=$1
 obj=$2
 fp=$3
@@ -32,8 +29,11 @@ mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
 log=$obj/build.log
 : >"$log"
-for c in "$here/fpvec.c" "$here/fpvec_exh.c" "$sim/fp32.c" "$sim/revision.c" "$sim/isa.c" "$sim/isa_table.c"; do
+objs=
+for c in "$here/fpvec.c" "$here/fpvec_exh.c" "$sim/fp32.c" "$sim/revision.c" "$sim/isa.c" \
+    "$sim/isa_table.c" "$sim/isa_fields.c"; do
   o=$obj/c_$(basename "$c" .c).o
+  objs="$objs $o"
   if ! ${CC:-cc} -std=c11 -O2 -D_GNU_SOURCE -I"$here" -I"$sim" -c "$c" -o "$o" >>"$log" 2>&1; then
     cat "$log" >&2
     echo "tb_fp_build: cannot compile $c (log: $log)" >&2
@@ -45,7 +45,7 @@ done
 # shellcheck disable=SC2086 # (each define a word of its own)
 if ! ${VERILATOR:-verilator} --cc --exe --build -j "$jobs" -Wno-fatal --top-module tb_fp $defines \
     -Mdir "$obj" -o tb_fp -CFLAGS "-I$here -I$sim" \
-    -LDFLAGS "$obj/c_fpvec.o $obj/c_fpvec_exh.o $obj/c_fp32.o $obj/c_revision.o $obj/c_isa.o $obj/c_isa_table.o" \
+    -LDFLAGS "${objs# }" \
     "$fp" "$here/otpu_fp_vec.sv" "$here/tb_fp.sv" \
     "$here/tb_fp_main.cpp" "$here/tb_fp_hostref.cpp" "$here/fpvec_dpi.cpp" \
     "$here/fpvec_exh_dpi.cpp" >>"$log" 2>&1; then

@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+from fpvec_test import dispatch  # (the one way the tests of this folder run their argv)
+
 FPTEST = re.compile(r"^FPTEST cases=(\d+) errors=(\d+)$", re.M)
 MISMATCH = re.compile(
     r"^MISMATCH op=(\d+) a=([0-9a-f]{8}) b=([0-9a-f]{8}) exp=([0-9a-f]{8}) "
@@ -148,16 +150,7 @@ def check_hostref(bench: str, rounds: str) -> None:
 def main(argv: list[str]) -> int:
     cmds = {"full": (check_full, 2), "wrong": (check_wrong, 3),
             "malformed": (check_malformed, 3), "hostref": (check_hostref, 2)}
-    if len(argv) < 2 or argv[1] not in cmds or len(argv) - 2 != cmds[argv[1]][1]:
-        print(__doc__, file=sys.stderr)
-        return 2
-    fn, _ = cmds[argv[1]]
-    try:
-        fn(*argv[2:])
-    except (Fail, OSError, ValueError) as e:
-        print(f"FAIL: {e}")
-        return 1
-    return 0
+    return dispatch(cmds, argv, __doc__, (Fail, OSError, ValueError))
 
 
 if __name__ == "__main__":

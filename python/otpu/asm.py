@@ -10,7 +10,7 @@ from ._check import word
 # the opcodes (NOP .. GATHER), the flag bits (F_UNIT, F_ROW, ..) and the formats, from
 # sim/isa.def
 from ._isa import *  # noqa: F401,F403
-from ._isa import FORMATS, OPCODES
+from ._isa import FIELDS, OPCODES
 
 V_ADD, V_SUB, V_RSUB, V_MUL, V_MAX, V_MIN = 0, 1, 2, 3, 4, 5
 V_COPY, V_EXP2, V_RECIP, V_RSQRT, V_ABS, V_FILL, V_EXP2SUB, V_LOG2 = 8, 9, 10, 11, 12, 13, 14, 15
@@ -52,26 +52,26 @@ def instr(name, **operands):
     code, _, fmt = OPCODES[name]
     regs, w, flags = {"ra": 0, "rb": 0, "rc": 0, "rd": 0}, [0] * 8, 0
     left = dict(operands)
-    for f in FORMATS[fmt]:
-        fname, kind = f[0], f[1]
+    for fmt_of, fname, kind, reg, at, lo, width, shared, mask, vals in FIELDS:
+        if fmt_of != fmt:
+            continue
         v = left.pop(fname, 0)
         if kind == "reg":
-            regs[f[2]] = v
+            regs[reg] = v
         elif kind == "ri":
             r = left.pop(fname + "_reg", 0)
-            if not f[4]:
-                regs[f[2]] = r
-            if f[3] is not None:
-                w[f[3]] = word(v, fname)
+            if not shared:
+                regs[reg] = r
+            if at:
+                w[at] = word(v, fname)
         elif kind == "bits":
-            _, _, at, lo, width = f
             if not 0 <= v < 1 << width:
                 raise ValueError(f"{name} {fname}: {v} does not fit {width} bits")
             w[at] |= v << lo
         elif kind == "flag":
-            flags |= f[2] if v else 0
+            flags |= mask if v else 0
         else:
-            _, _, lo, width, vals = f
+            vals = vals.split(",")
             if isinstance(v, str):
                 if v not in vals:
                     raise ValueError(f"{name} {fname}: {v!r} is not one of {', '.join(vals)}")

@@ -460,9 +460,7 @@ class Machine:
 
     def act_addr(self, row, col):
         """The ACT address of (row, col = block * D + element)."""
-        c = self.config
-        cols = c.ACT_BLOCKS * c.D
-        row = uint(row, "ACT row", end=c.act_rows, why="ACT RAM has {end} rows")
+        row, cols = self._act_row(row), self.config.ACT_BLOCKS * self.config.D
         col = uint(col, "ACT column", end=cols, why="a row has {end} (ACT_BLOCKS * D)")
         return row * cols + col
 
@@ -474,10 +472,9 @@ class Machine:
 
     def scale_addr(self, row, block):
         """The ACT scale address of (row, block)."""
-        c = self.config
-        row = uint(row, "ACT row", end=c.act_rows, why="ACT RAM has {end} rows")
-        block = uint(block, "ACT block", end=c.ACT_BLOCKS, why="a row has {end} (ACT_BLOCKS)")
-        return row * c.ACT_BLOCKS + block
+        row, blocks = self._act_row(row), self.config.ACT_BLOCKS
+        block = uint(block, "ACT block", end=blocks, why="a row has {end} (ACT_BLOCKS)")
+        return row * blocks + block
 
     def read_scales(self, addr, count, slice=0, f32=False):
         out = self.read(ASCALE, addr, count, slice)
@@ -496,6 +493,10 @@ class Machine:
         self.write(REG, r, [word(value, f"R{r}'s value")], slice)
 
     # ---------------------------------------------------------------- helpers
+    def _act_row(self, row):
+        """row checked against the ACT RAM's rows"""
+        return uint(row, "ACT row", end=self.config.act_rows, why="ACT RAM has {end} rows")
+
     def _as_f32(self, words):
         if self.numpy:
             return words.view(_np.float32)
