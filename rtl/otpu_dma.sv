@@ -85,14 +85,14 @@ module otpu_dma
       S_IDLE: begin
         if (start) begin
           c <= cmd;
-          i <= '0;
-          elapsed <= '0;
           case (cmd.op)
             OP_LD: st <= S_LD;
             OP_ST: st <= S_ST;
             OP_WAITW: begin st <= S_WREAD; n_waitw <= n_waitw + 1; end
             default: st <= S_SE;
           endcase
+          i <= '0;            // LD/ST's word
+          elapsed <= '0;      // WAITW's cycles
         end
       end
       S_LD, S_ST: begin  // word i: DRAM to TMEM (LD) or TMEM to DRAM (ST)
@@ -127,11 +127,7 @@ module otpu_dma
         wcnt <= wcnt - 32'd1;
         if (wcnt <= 32'd1) st <= S_WREAD;
       end
-      S_SE: begin
-        if (se_done) begin
-          done <= 1'b1; err <= se_err; st <= S_IDLE;
-        end
-      end
+      S_SE: if (se_done) begin done <= 1'b1; err <= se_err; st <= S_IDLE; end
       default: st <= S_IDLE;
     endcase
   end

@@ -236,8 +236,8 @@ module otpu_stream
       S_IDLE: begin
         if (start) begin
           c <= cmd;
-          dstep <= (cmd.op == OP_DSTEP);
           i <= '0; r <= '0; cc <= '0;
+          dstep <= (cmd.op == OP_DSTEP);
           if (cmd.op == OP_DSTEP) begin
             // isa.gdn_desc(rows, cols): A = slot 1, U = FMMA (G = K0, B = slot 1, D = r2),
             // Q = slot 0, ops r0 = A*K0, r1 = X - r0, r2 = r1*K1

@@ -26,6 +26,12 @@ typedef struct {
     int host_fails;
 } outcome;
 
+/* A candidate judged: its content digest and the verdict. */
+typedef struct {
+    char key[65];
+    uint8_t verdict;
+} judgement;
+
 struct shrink_oracle {
     shrink_oracle_options opt;
     char cand[4096], report[4096], log[4096], json[4200];
@@ -37,9 +43,8 @@ struct shrink_oracle {
     double timeout;           /* seconds a candidate's command may take */
     int has_where;
     uint32_t where_slice, where_pc;
-    char (*keys)[65];         /* judged candidates: content digest and verdict */
-    uint8_t *verdicts;
-    size_t nkeys, cap;
+    judgement *seen;           /* the candidates judged so far */
+    size_t nseen, cap;
     shrink_oracle_counts counts;
 };
 
@@ -215,8 +220,7 @@ void shrink_oracle_free(shrink_oracle *o)
 {
     if (!o)
         return;
-    free(o->keys);
-    free(o->verdicts);
+    free(o->seen);
     free(o);
 }
 
@@ -299,20 +303,16 @@ static void remember(shrink_oracle *o, const char *key, int verdict)
 {
     if (!key[0])
         return;
-    if (o->nkeys == o->cap) {
+    if (o->nseen == o->cap) {
         size_t cap = o->cap ? 2 * o->cap : 256;
-        char(*k)[65] = realloc(o->keys, cap * sizeof *k);
-        if (k)
-            o->keys = k;
-        uint8_t *v = realloc(o->verdicts, cap);
-        if (v)
-            o->verdicts = v;
-        if (!k || !v)
+        judgement *j = realloc(o->seen, cap * sizeof *j);
+        if (!j)
             return; /* not remembered: judged again if it comes back */
+        o->seen = j;
         o->cap = cap;
     }
-    memcpy(o->keys[o->nkeys], key, 65);
-    o->verdicts[o->nkeys++] = (uint8_t)verdict;
+    memcpy(o->seen[o->nseen].key, key, 65);
+    o->seen[o->nseen++].verdict = (uint8_t)verdict;
 }
 
 int shrink_oracle_test(shrink_oracle *o, const otpu_bundle *c, char *err, size_t n)
@@ -320,10 +320,10 @@ int shrink_oracle_test(shrink_oracle *o, const otpu_bundle *c, char *err, size_t
     o->counts.tried++;
     char key[65];
     digest(c, key);
-    for (size_t i = 0; key[0] && i < o->nkeys; i++)
-        if (!memcmp(o->keys[i], key, 65)) {
+    for (size_t i = 0; key[0] && i < o->nseen; i++)
+        if (!memcmp(o->seen[i].key, key, 65)) {
             o->counts.cached++;
-            return o->verdicts[i];
+            return o->seen[i].verdict;
         }
     int verdict = 0;
     /* the candidate as the tools will read it: an invalid one (host steps for a slice it no

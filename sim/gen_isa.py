@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the ISA's description (sim/isa.def) as C and Python tables.
 
-    gen_isa.py                rewrite sim/isa_table.h, sim/isa_table.c, python/otpu/_isa.py
+    gen_isa.py                rewrite sim/isa_formats.h, sim/isa_table.c, python/otpu/_isa.py
                               (isa_table.c holds tables: sim/isa_fields.c reads them)
     gen_isa.py --check        exit 1 (naming the file) if one is not what it would write
     gen_isa.py --root DIR     the tree at DIR instead of this one (DIR/sim/isa.def ...)
@@ -370,9 +370,9 @@ def operand_formats(formats):
 
 
 def h_text(ops, formats, revisions):
-    out = ["/* isa_table.h - the instruction table and the operand formats of sim/isa.def (isa.h",
+    out = ["/* isa_formats.h - the instruction table and the operand formats of sim/isa.def (isa.h",
            f" * includes it). {NOTE} */",
-           "#ifndef OTPU_ISA_TABLE_H", "#define OTPU_ISA_TABLE_H", "",
+           "#ifndef OTPU_ISA_FORMATS_H", "#define OTPU_ISA_FORMATS_H", "",
            "/* Operand formats: how w0..w7 hold an instruction's operands (otpu_ops below). */",
            "typedef enum {"]
     out += [f"    OTPU_FMT_{name}," for name in formats]
@@ -589,7 +589,7 @@ def py_text(ops, formats):
 
 def outputs(root):
     ops, formats, revisions = read(os.path.join(root, "sim", "isa.def"))
-    return [(os.path.join(root, "sim", "isa_table.h"), h_text(ops, formats, revisions)),
+    return [(os.path.join(root, "sim", "isa_formats.h"), h_text(ops, formats, revisions)),
             (os.path.join(root, "sim", "isa_table.c"), c_text(ops, formats)),
             (os.path.join(root, "python", "otpu", "_isa.py"), py_text(ops, formats))]
 

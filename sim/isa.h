@@ -3,7 +3,7 @@
  * The instructions and their operand formats are described once, in sim/isa.def: every
  * opcode (name, code, unit, format), every format's fields (where in w0..w7 they sit, their
  * widths), its flags and the combinations the ISA refuses, its disassembly, and what each older
- * revision lacks. sim/gen_isa.py writes from it isa_table.h (OTPU_OPCODES, the opcode, format
+ * revision lacks. sim/gen_isa.py writes from it isa_formats.h (OTPU_OPCODES, the opcode, format
  * and flag enums, the operand structs of otpu_ops), isa_table.c (the tables of fields, forbid
  * lines and disassembly items that isa_fields.c's operand decoder and encoder,
  * otpu_flags_allowed and disassembler read, the flag tables the coverage model and the
@@ -38,7 +38,7 @@ typedef struct {
 } otpu_ri;
 
 /* the opcodes, formats, flags and operand structs (otpu_ops) of sim/isa.def */
-#include "isa_table.h"
+#include "isa_formats.h"
 
 enum { OTPU_WF_INT8 = 0, OTPU_WF_INT4 = 1, OTPU_WF_FP4 = 2 };
 enum { OTPU_NSUB = 4 }; /* 4-bit MM: sub-blocks per K-block, each with its multiplier */

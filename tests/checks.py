@@ -19,3 +19,12 @@ class Checks:
         """the closing line; the exit status (1 when a check failed)"""
         print(f"{len(self.failed)} failed" if self.failed else "all passed")
         return 1 if self.failed else 0
+
+
+def too_few(n, floor, what):
+    """True, after a FAIL line, when a test counted only n of what, fewer than its floor: a test
+    that counts something asserts a minimum, so a filter gone wrong cannot pass quietly"""
+    if n < floor:
+        print(f"FAIL only {n} {what} (at least {floor} wanted)")
+        return True
+    return False

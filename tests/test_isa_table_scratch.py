@@ -75,7 +75,7 @@ def main():
         edit(d, "op WAITW  0x07 DMA   WAITW\n", "op WAITW  0x07 DMA   WAITW\n" + OP_LINE)
         gen = [sys.executable, os.path.join(root, "sim", "gen_isa.py")]
         r = sh(gen + ["--check"], root, check_ok=True)
-        expect(r.returncode == 1 and "sim/isa_table.h is not what" in r.stdout,
+        expect(r.returncode == 1 and "sim/isa_formats.h is not what" in r.stdout,
                "isa-generated's --check fails, naming the stale file, before the generator runs")
         sh(gen, root)
         expect(sh(gen + ["--check"], root, check_ok=True).returncode == 0,

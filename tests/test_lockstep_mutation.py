@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import too_few
+
 BUNDLES = ["kernel_mlp_S1", "kernel_mlp_S2", "kernel_attn_S1_T96", "kernel_attn_layer_S1",
            "qact_mm_row0", "qst", "mm_w4_2_pair1", "stream_gdn_7x64", "dstep_7x64",
            "gather_bar_S2", "random_003", "random_017", "random_042", "peer_dma_94001",
@@ -222,11 +224,8 @@ def main():
                       f"got exit {rc} {json.dumps(d)[:600] if d else out[-800:]}")
     print(f"faults: {checked} detectable checked, {undetectable} undetectable by construction, "
           f"{bad} wrong; kinds {counts}; {explained_n[0]} reports with the element's operands")
-    if checked + undetectable < want:
-        print(f"FAIL only {checked + undetectable} faults landed (wanted {want})")
-        return 1
-    if 2 * checked < want:
-        print(f"FAIL only {checked} detectable faults checked (at least {(want + 1) // 2} wanted)")
+    if (too_few(checked + undetectable, want, "faults landed") or
+            too_few(checked, (want + 1) // 2, "detectable faults checked")):
         return 1
     print(f"{checked - bad} passed, {bad} failed")
     return 1 if bad else 0

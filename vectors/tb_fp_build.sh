@@ -3,10 +3,10 @@
 # around the package otpu_fp of OTPU_FP_SV (the project's rtl/otpu_fp.sv or any file defining
 # that package), in OBJDIR (kept: a rebuild with unchanged sources is a no-op), and copy the
 # binary to OUT. The meson build (vectors/meson.build) and `otpu-fpvec rtl --sv` both use it.
-# The bench links the C side of its DPI modes: vectors/fpvec.c, fpvec_exh.c and sim/fp32.c, revision.c,
-# isa.c, isa_table.c, isa_fields.c (compiled here with CC). VERILATOR and CC override the commands; JOBS (default 2) caps
-# the parallel C++ compiles; each DEFINE (OTPU_FP_NO_LOG2, OTPU_FP_NO_MM: an older revision's
-# otpu_fp, otpu_fp_vec.sv) is defined for Verilator.
+# The bench links the C side of its DPI modes: vectors/fpvec.c, fpvec_exh.c and sim/fp32.c,
+# revision.c, isa.c, isa_table.c, isa_fields.c (compiled here with CC). VERILATOR and CC override
+# the commands; JOBS (default 2) caps the parallel C++ compiles; each DEFINE (OTPU_FP_NO_LOG2,
+# OTPU_FP_NO_MM: an older revision's otpu_fp, otpu_fp_vec.sv) is defined for Verilator.
 set -eu
 [ $# -ge 3 ] || { echo "usage: $0 OUT OBJDIR OTPU_FP_SV [JOBS [DEFINE...]]" >&2; exit 2; }
 out=$1
@@ -39,6 +39,18 @@ for c in "$here/fpvec.c" "$here/fpvec_exh.c" "$sim/fp32.c" "$sim/revision.c" "$s
     echo "tb_fp_build: cannot compile $c (log: $log)" >&2
     exit 1
   fi
+done
+# A kept OBJDIR's dependency file that names a file since renamed or removed would stop make
+# ("No rule to make target"): forget it and its object, which are then built again.
+for d in "$obj"/*.d; do
+  [ -f "$d" ] || continue
+  for f in $(sed -e 's/\\$//' -e 's/^[^:]*://' "$d"); do
+    case $f in /*) ;; *) f=$obj/$f ;; esac  # (make runs in OBJDIR)
+    if [ ! -e "$f" ]; then
+      rm -f "$d" "${d%.d}.o"
+      break
+    fi
+  done
 done
 # -Wno-fatal: a user's otpu_fp.sv need not be lint-clean here (the project's file has its own
 # -Wall lint test). Verilator's own optimizations stay at their defaults.

@@ -1,7 +1,7 @@
-/* isa_table.h - the instruction table and the operand formats of sim/isa.def (isa.h
+/* isa_formats.h - the instruction table and the operand formats of sim/isa.def (isa.h
  * includes it). Written by sim/gen_isa.py from sim/isa.def: edit the description, not this file. */
-#ifndef OTPU_ISA_TABLE_H
-#define OTPU_ISA_TABLE_H
+#ifndef OTPU_ISA_FORMATS_H
+#define OTPU_ISA_FORMATS_H
 
 /* Operand formats: how w0..w7 hold an instruction's operands (otpu_ops below). */
 typedef enum {
