@@ -208,22 +208,22 @@ int cmd_run(int argc, char **argv) {
   std::string dut_arg, dut_err;
   if (!dut_from_env(&dut, &dut_err)) return bad(printable(dut_err));
   ArgWalk args(argc, argv, 2);
-  auto val = [&](std::string *out) { return args.value(out); };
   for (std::string a; args.next(&a);) {
     std::string v;
     if (a == "-h" || a == "--help") {
       fputs(kUsage, stdout);
       return 0;
     } else if (a == "--report") {
-      if (!val(&report) || report.empty()) return bad("--report needs a folder (see --help)");
+      if (!args.value(&report) || report.empty())
+        return bad("--report needs a folder (see --help)");
     } else if (a == "--wave-window") {
-      if (!val(&v) || !parse_count(v, &window))
+      if (!args.value(&v) || !parse_count(v, &window))
         return bad("--wave-window needs a cycle count, not '" + printable(v) + "'");
     } else if (a == "--max-cycles") {
-      if (!val(&max_cycles) || !parse_count(max_cycles, &n))
+      if (!args.value(&max_cycles) || !parse_count(max_cycles, &n))
         return bad("--max-cycles needs a cycle count, not '" + printable(max_cycles) + "'");
     } else if (a == "--hang-cycles") {
-      if (!val(&hang_cycles) || !parse_count(hang_cycles, &n))
+      if (!args.value(&hang_cycles) || !parse_count(hang_cycles, &n))
         return bad("--hang-cycles needs a cycle count, not '" + printable(hang_cycles) + "'");
     } else if (a == "--keep-going") {
       keep_going = true;
@@ -236,14 +236,15 @@ int cmd_run(int argc, char **argv) {
     } else if (a == "--systemc") {
       systemc = true;
     } else if (a == "--dut") {
-      if (!val(&dut_arg) || !parse_dut(dut_arg, &dut, &v)) {
+      if (!args.value(&dut_arg) || !parse_dut(dut_arg, &dut, &v)) {
         if (v.empty()) v = "--dut needs reference or opentpu=PATH";
         return bad(printable(v));
       }
     } else if (a == "--coverage") {
-      if (!val(&coverage) || coverage.empty()) return bad("--coverage needs a FILE (see --help)");
+      if (!args.value(&coverage) || coverage.empty())
+        return bad("--coverage needs a FILE (see --help)");
     } else if (a == "--code-coverage") {
-      if (!val(&code_cov) || code_cov.empty())
+      if (!args.value(&code_cov) || code_cov.empty())
         return bad("--code-coverage needs a FILE (see --help)");
     } else if (!a.empty() && a[0] == '+') {
       plusargs.push_back(a);

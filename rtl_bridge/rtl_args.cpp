@@ -21,23 +21,22 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
   };
   LockstepArgs &la = o->la;
   ArgWalk args(argc, argv, 1);
-  auto val = [&](std::string *out) { return args.value(out); };
   for (std::string a; args.next(&a);) {
     std::string v;
     bool ok = true;
-    if (a == "--dump") ok = val(&o->dump_dir);
-    else if (a == "--fst") ok = val(&o->fst);
-    else if (a == "--events") ok = val(&o->events);
-    else if (a == "--code-coverage") ok = val(&o->code_cov) && !o->code_cov.empty();
+    if (a == "--dump") ok = args.value(&o->dump_dir);
+    else if (a == "--fst") ok = args.value(&o->fst);
+    else if (a == "--events") ok = args.value(&o->events);
+    else if (a == "--code-coverage") ok = args.value(&o->code_cov) && !o->code_cov.empty();
     else if (a == "--lockstep") la.on = true;
     else if (a == "--keep-going") la.keep_going = true;
     else if (a == "--progress") la.progress = true;
     else if (a == "--quiet") la.quiet = true;
-    else if (a == "--report") ok = val(&la.report);
-    else if (a == "--repro") ok = val(&la.repro);
-    else if (a == "--hang-cycles") ok = val(&v) && number(v, &la.hang_cycles);
-    else if (a == "--fst-from") ok = val(&v) && number(v, &la.fst_from);
-    else if (a == "--max-cycles") ok = val(&v) && number(v, &o->max_cycles);
+    else if (a == "--report") ok = args.value(&la.report);
+    else if (a == "--repro") ok = args.value(&la.repro);
+    else if (a == "--hang-cycles") ok = args.value(&v) && number(v, &la.hang_cycles);
+    else if (a == "--fst-from") ok = args.value(&v) && number(v, &la.fst_from);
+    else if (a == "--max-cycles") ok = args.value(&v) && number(v, &o->max_cycles);
     else if (!a.empty() && a[0] == '+') o->plusargs.push_back(a);  // the RTL reads it
     else if ((!a.empty() && a[0] == '-') || !o->bundle.empty()) ok = false;
     else o->bundle = a;
