@@ -32,6 +32,10 @@ void otpu_host_level(int sid, int halted, int error, int collective)
 
 int otpu_host_dram(int sid, unsigned int *addr, unsigned int *data)
 {
+    /* outputs always written: the RTL's variables (and a waveform of them) hold no stale stack
+       bytes on a cycle without a host access */
+    *addr = 0;
+    *data = 0;
     return served && sid >= 0 ? host.dram(host.user, (uint32_t)sid, addr, data) : 0;
 }
 

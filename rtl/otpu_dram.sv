@@ -23,7 +23,7 @@ module otpu_dram
   localparam longint WORDS = BYTES / 4;
   localparam bit SPARSE = BYTES > 64'h1000_0000;
   localparam longint FLATW = SPARSE ? 1 : WORDS;
-  logic [31:0] mem [FLATW];
+  bit [31:0] mem [FLATW];  // (2-state: zero at time 0, the image loaded over it)
   logic [31:0] smem [longint unsigned];
 
   initial begin
@@ -36,8 +36,8 @@ module otpu_dram
         if (w != 0) smem[i] = w;
       end
     end else begin
-      for (longint i = 0; i < WORDS; i++)
-        mem[i] = (i < n) ? otpu_dpi::otpu_bundle_word(SID, otpu_dpi::BS_DRAM, i) : 32'd0;
+      for (longint i = 0; i < n && i < WORDS; i++)
+        mem[i] = otpu_dpi::otpu_bundle_word(SID, otpu_dpi::BS_DRAM, i);
     end
   end
 

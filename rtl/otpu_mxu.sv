@@ -38,13 +38,8 @@ module otpu_mxu
   input  wr_t  [3:0]       aw
 );
   localparam int NB = AR * ACT_BLOCKS;
-  logic [7:0]  act [NB * D];
-  logic [31:0] asc [NB];
-
-  initial begin
-    for (int i = 0; i < NB * D; i++) act[i] = 8'd0;
-    for (int i = 0; i < NB; i++) asc[i] = 32'd0;
-  end
+  bit [7:0]  act [NB * D];  // (2-state: zero at time 0)
+  bit [31:0] asc [NB];
 
   always_ff @(posedge clk) begin
     for (int p = 0; p < 2; p++)

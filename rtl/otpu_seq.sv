@@ -71,7 +71,7 @@ module otpu_seq
   } chk_t;
 
   // ---- state ------------------------------------------------------------------------------
-  logic [31:0] imem [IMEM_WORDS];
+  bit [31:0] imem [IMEM_WORDS];  // (2-state: zero at time 0, the program loaded over it)
   logic [31:0] R [16];
   logic [31:0] args [8];
   logic [31:0] pc, icount, prog_len, cycles;
@@ -97,17 +97,16 @@ module otpu_seq
   logic [SW-1:0]   run_slot [NUNITS];
 
   // VOP dry run
-  logic [31:0] hz_mark [TMEM_WORDS];
+  bit [31:0] hz_mark [TMEM_WORDS];  // (2-state: zero at time 0)
   logic [31:0] hz_ep;
   cmd_t        hz_c;
   logic [31:0] hz_r, hz_cc;
 
   initial begin
     prog_len = otpu_dpi::otpu_bundle_info(SID, otpu_dpi::BI_PROG_LEN);
-    for (int i = 0; i < IMEM_WORDS; i++)
+    for (int i = 0; i < 8 * (int'(prog_len) + 1) && i < IMEM_WORDS; i++)  // (zeros past it)
       imem[i] = otpu_dpi::otpu_bundle_word(SID, otpu_dpi::BS_IMEM, longint'(i));
     for (int k = 0; k < 8; k++) args[k] = otpu_dpi::otpu_bundle_info(SID, otpu_dpi::BI_ARG0 + k);
-    for (int i = 0; i < TMEM_WORDS; i++) hz_mark[i] = 32'd0;
   end
 
   // ---- fault injection: an early start (rtl/README.md) ---------------------------------------

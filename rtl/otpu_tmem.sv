@@ -15,11 +15,7 @@ module otpu_tmem
   output logic [NR-1:0][31:0]  rdata,
   input  wr_t  [NW-1:0]        wr
 );
-  logic [31:0] mem [WORDS];
-
-  initial begin
-    for (int i = 0; i < WORDS; i++) mem[i] = 32'd0;
-  end
+  bit [31:0] mem [WORDS];  // (2-state: zero at time 0)
 
   always_comb begin
     for (int p = 0; p < NR; p++)

@@ -2,14 +2,14 @@
 //
 //   otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [--systemc]
 //                       [--code-coverage FILE] [--dut opentpu=PATH] [+plusargs]
-//   otpu-rtl build [--trace | --systemc | --code-coverage] [--cache DIR] [--stamp FILE]
+//   otpu-rtl build [--systemc | --code-coverage] [--cache DIR] [--stamp FILE]
 //                  [--dut opentpu=PATH] (--defaults | --bundle DIR | K=V ...)
-//   otpu-rtl path [--trace | --systemc | --code-coverage] [--dut opentpu=PATH] (BUNDLE | K=V ...)
+//   otpu-rtl path [--systemc | --code-coverage] [--dut opentpu=PATH] (BUNDLE | K=V ...)
 //
 // The RTL is built per Config (Verilator -G parameters), in two cached steps (rtl_build.h): the
 // Verilated RTL library, then the simulator linked against it (otpu_rtl_sim.cpp; the SystemC top
-// otpu_rtl_sc.cpp with --systemc; a traced build for --fst; a build with Verilator's code
-// coverage for --code-coverage, which writes the run's .dat). `run` reads the bundle's case.txt,
+// otpu_rtl_sc.cpp with --systemc; FST tracing compiled in, off until --fst; a build with
+// Verilator's code coverage for --code-coverage, which writes the run's .dat). `run` reads the bundle's case.txt,
 // finds or builds the simulator of its Config and runs it (exit 0 ok, 1 a simulated error, 2 bad
 // input, 3 timeout; 4 if the build failed). The cache is $OTPU_RTL_CACHE (default
 // $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl; sim/cache.h); a read-only
@@ -34,18 +34,19 @@ const char kUsage[] =
     "usage: otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE]\n"
     "                           [--systemc] [--code-coverage FILE] [+plusargs]\n"
     "                           [--dut opentpu=PATH]\n"
-    "       otpu-rtl build [--trace | --systemc | --code-coverage] [--cache DIR] [--stamp FILE]\n"
+    "       otpu-rtl build [--systemc | --code-coverage] [--cache DIR] [--stamp FILE]\n"
     "                      [--dut opentpu=PATH] (--defaults | --bundle DIR | KEY=VALUE ...)\n"
-    "       otpu-rtl path [--trace | --systemc | --code-coverage] [--dut opentpu=PATH]\n"
+    "       otpu-rtl path [--systemc | --code-coverage] [--dut opentpu=PATH]\n"
     "                     (BUNDLE | KEY=VALUE ...)\n"
     "\n"
     "run: the bundle on the reference RTL built for its Config (built and cached on first use);\n"
-    "     --dump writes final_<s>.txt in the golden format, --fst a waveform (traced build),\n"
+    "     --dump writes final_<s>.txt in the golden format, --fst a waveform (every C++ build\n"
+    "     traces, off until asked),\n"
     "     --systemc runs the SystemC top, --code-coverage FILE the build with Verilator's code\n"
     "     coverage (line, branch, toggle), writing the run's points to FILE (.dat).\n"
-    "build, path: build (or find) the simulator of a Config and print its path (--trace: the\n"
-    "     traced build, --systemc: the SystemC top, --code-coverage: the coverage build; each\n"
-    "     cached apart from the plain one).\n"
+    "build, path: build (or find) the simulator of a Config and print its path (--systemc: the\n"
+    "     SystemC top, --code-coverage: the coverage build; each cached apart from the plain\n"
+    "     one).\n"
     "--dut opentpu=PATH: openTPU's own RTL from the checkout at PATH instead of the reference\n"
     "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: $OTPU_DUT, else\n"
     "     reference.\n"
@@ -128,7 +129,7 @@ int cmd_run(int argc, char **argv) {
                     "--fst or --systemc\n");
     return 2;
   }
-  RtlTopKind kind = systemc ? RtlTopKind::kSystemC : fst ? RtlTopKind::kTraced
+  RtlTopKind kind = systemc ? RtlTopKind::kSystemC
                     : code_cov ? RtlTopKind::kCoverage : RtlTopKind::kPlain;
   // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
   if (systemc) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -156,8 +157,7 @@ int cmd_build(int argc, char **argv, bool path_only) {
   std::vector<std::string> bundles, fields;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
-    if (a == "--trace") kind = RtlTopKind::kTraced;
-    else if (a == "--systemc") kind = RtlTopKind::kSystemC;
+    if (a == "--systemc") kind = RtlTopKind::kSystemC;
     else if (a == "--code-coverage") kind = RtlTopKind::kCoverage;
     else if (a == "--defaults") defaults = true;
     else if (a == "--cache" && i + 1 < argc) cache = argv[++i];

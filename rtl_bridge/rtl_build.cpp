@@ -235,7 +235,8 @@ std::vector<std::string> lockstep_libs() {
   std::string lib = installed(OTPU_INSTALL_LIB), inst;
   if (!lib.empty())  // as meson installs them (libotpulockstep.a is private to the tools)
     inst = lib + "/otpu-lockstep/libotpulockstep.a " + lib + "/libotpucheck.a " + lib +
-           "/libotpugolden.a " + lib + "/libotpudigest.a " + lib + "/libotpusim.a";
+           "/libotpucov.a " + lib + "/libotpugolden.a " + lib + "/libotpujson.a " + lib +
+           "/libotpudigest.a " + lib + "/libotpusim.a";
   std::stringstream ss(env_or("OTPU_LOCKSTEP_LIBS", inst.empty() ? OTPU_LOCKSTEP_LIBS : inst));
   std::string l;
   while (ss >> l) libs.push_back(l);
@@ -245,7 +246,7 @@ std::vector<std::string> lockstep_libs() {
 std::string verilator_flags(RtlTopKind kind) {
   std::string f = kind == RtlTopKind::kSystemC ? "--sc" : "--cc";
   f += " -Wno-fatal -Wno-lint -Wno-style --top-module " + std::string(kTop);
-  if (kind == RtlTopKind::kTraced) f += " --trace-fst --trace-structs --trace-max-array 512";
+  if (kind == RtlTopKind::kPlain) f += " --trace-fst --trace-structs --trace-max-array 512";
   if (kind == RtlTopKind::kCoverage) f += " --coverage";  // line (with branches) and toggle
   return f;
 }
@@ -442,8 +443,8 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
                       {"LINKER", compile.substr(0, compile.find(' '))},
                       {"RTL_LIB", shell_quote(libdir + "/libotpu_rtl.a")},
                       {"LOCKSTEP_LIBS", ld},
-                      {"LINK_FLAGS", link + " -lnettle -lm" +
-                                         (kind == RtlTopKind::kTraced ? " -lz" : "")},
+                      {"LINK_FLAGS", link + " -ljansson -lnettle -lm" +
+                                         (kind == RtlTopKind::kPlain ? " -lz" : "")},
                       {"COMPILE", compile}, {"INCLUDES", inc}, {"ROOT", shell_quote(root)},
                       {"DPI_CFLAGS", cflags}, {"DPI_HEADER", std::string("V") + kTop + "__Dpi.h"}},
                      &mk, err))
@@ -461,7 +462,6 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
 
 const char *rtl_top_name(RtlTopKind kind) {
   switch (kind) {
-    case RtlTopKind::kTraced: return " with tracing";
     case RtlTopKind::kSystemC: return " (SystemC top)";
     case RtlTopKind::kCoverage: return " with code coverage";
     default: return "";

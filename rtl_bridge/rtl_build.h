@@ -15,12 +15,13 @@
 #include "rtl_dut.h"
 
 
-// the simulators of a Config: the C++ top (rtl_bridge/otpu_rtl_sim.cpp), the same with FST
-// tracing, the SystemC top (rtl_bridge/otpu_rtl_sc.cpp), and the C++ top with Verilator's code
-// coverage (--coverage: line, branch and toggle points; its driver writes the .dat given by
-// --code-coverage). Each is its own cache entry: the flags are in the library's key.
-enum class RtlTopKind { kPlain, kTraced, kSystemC, kCoverage };
-// " with tracing", " (SystemC top)", " with code coverage" or "", for messages
+// the simulators of a Config: the C++ top (rtl_bridge/otpu_rtl_sim.cpp), built with FST tracing
+// compiled in and off until a run asks for a waveform (so that a snapshot of a run can trace its
+// last cycles: rtl_snapshot.h); the SystemC top (rtl_bridge/otpu_rtl_sc.cpp); and the C++ top with
+// Verilator's code coverage (--coverage: line, branch and toggle points; its driver writes the
+// .dat given by --code-coverage). Each is its own cache entry: the flags are in the library's key.
+enum class RtlTopKind { kPlain, kSystemC, kCoverage };
+// " (SystemC top)", " with code coverage" or "", for messages
 const char *rtl_top_name(RtlTopKind kind);
 
 // The simulator of a Config: prebuilt, cached, or built now (into `cache`, or the default
