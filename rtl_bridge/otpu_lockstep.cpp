@@ -1,16 +1,18 @@
 // otpu_lockstep.cpp - otpu-lockstep: a run bundle on the reference RTL with the C model in
 // lockstep (the protocol: rtl/EVENTS.md, checker/check.h).
 //
-//   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going] [--max-cycles N]
-//                            [--hang-cycles N] [--no-check] [--progress] [--systemc]
+//   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--snapshot-every N] [--keep-going]
+//                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress] [--systemc]
 //                            [--coverage FILE] [--code-coverage FILE] [--dut opentpu=PATH]
 //                            [+plusargs]
 //
 // It finds or builds the simulator of the bundle's Config (rtl_build.h: the reference RTL, or
 // openTPU's own from a checkout with --dut, opentpu.h) and runs it with
-// --lockstep. On a divergence it re-runs the same bundle deterministically on the traced build,
-// dumping an FST of the --wave-window cycles before the divergence, so the report names the
-// waveform. Exit: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed,
+// --lockstep. On a divergence the waveform of the --wave-window cycles before it comes from a
+// snapshot of the run (rtl_snapshot.h: the simulator forks a paused copy every --snapshot-every
+// cycles and wakes the one before the window), so the report names the waveform; without one
+// (--snapshot-every 0, the SystemC top, a code-coverage run) the same bundle is re-run
+// deterministically from cycle 0 with tracing on. Exit: 0 pass, 1 divergence, 2 bad input, 3 hang or timeout, 4 the build failed,
 // 5 the simulator crashed, 6 an outcome the bundle's expect= contradicts (the usage text).
 #include <limits.h>
 #include <stdlib.h>
@@ -26,7 +28,6 @@
 
 #include "cmdline.h"
 #include "file_util.h"
-#include "lockstep_cov.h"
 #include "outcome.h"
 #include "proc.h"
 #include "rtl_build.h"
@@ -36,7 +37,8 @@
 namespace {
 
 const char kUsage[] =
-    "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--keep-going]\n"
+    "usage: otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--snapshot-every N]\n"
+    "                            [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
     "                            [--systemc] [--coverage FILE] [--code-coverage FILE]\n"
     "                            [--dut opentpu=PATH] [--report-html] [+plusargs]\n"
@@ -49,6 +51,9 @@ const char kUsage[] =
     "                     earlier run are removed when the run starts\n"
     "  --wave-window N    cycles of waveform before the divergence (default 1000; 0: none),\n"
     "                     with wave.gtkw to open it there: gtkwave DIR/wave.gtkw\n"
+    "  --snapshot-every N a paused copy of the run every N cycles (default 1000000), the\n"
+    "                     last two kept: the waveform is traced by the one before the window,\n"
+    "                     without a re-run; 0: none (the run is re-run from cycle 0 for it)\n"
     "  --report-html      also DIR/divergence.html: the report on one static page\n"
     "  --keep-going       count every divergence instead of stopping at the first\n"
     "  --max-cycles N     stop after N cycles (default 200000000): a timeout\n"
@@ -167,6 +172,28 @@ bool divergence_cycle(const std::string &report, uint64_t *cycle) {
   return true;
 }
 
+// The waveform window without a snapshot: the run (`cmd`, without its waveform, coverage and
+// snapshot options) again from cycle 0 with tracing on, dumping from `from` on and rewriting the
+// report files, which then name it. false when there is no waveform.
+bool rerun_traced(const otpu_config &c, const RtlDut &dut, std::vector<std::string> cmd,
+                  const std::string &report, uint64_t from, int rc) {
+  std::string exe, wave = report + "/wave.fst";
+  if (find_or_build(c, RtlTopKind::kPlain, &exe, "", dut)) {  // (every plain build traces)
+    fprintf(stderr, "otpu-lockstep: no waveform (the build failed); the report stands\n");
+    return false;
+  }
+  std::string first = divergence_line(report);
+  cmd[0] = exe;
+  cmd.insert(cmd.end(), {"--fst", wave, "--fst-from", std::to_string(from), "--quiet"});
+  int again = run(cmd, [&] { unlink(wave.c_str()); });
+  std::string second = divergence_line(report);
+  if (again == rc && second == first) return true;
+  fprintf(stderr, "otpu-lockstep: the traced re-run ended differently (exit %d, first %d; %s, "
+                  "first %s): the run is not deterministic, a finding of its own\n", again, rc,
+          second.c_str(), first.c_str());
+  return false;
+}
+
 // DIR/divergence.html from DIR/divergence.json; "" or why not
 std::string write_report_html(const std::string &dir) {
   otpu_report_stored r;
@@ -200,7 +227,7 @@ int unchecked_verdict(const std::string &bundle, int rc, bool plusargs) {
 
 int cmd_run(int argc, char **argv) {
   std::string bundle, report, max_cycles, hang_cycles, coverage, code_cov;
-  uint64_t window = 1000, n;
+  uint64_t window = 1000, snapshot_every = 1000000, n;
   bool keep_going = false, no_check = false, progress = false, systemc = false;
   bool report_html = false;
   std::vector<std::string> plusargs;
@@ -219,6 +246,9 @@ int cmd_run(int argc, char **argv) {
     } else if (a == "--wave-window") {
       if (!args.value(&v) || !parse_count(v, &window))
         return bad("--wave-window needs a cycle count, not '" + printable(v) + "'");
+    } else if (a == "--snapshot-every") {
+      if (!args.value(&v) || !parse_count(v, &snapshot_every))
+        return bad("--snapshot-every needs a cycle count, not '" + printable(v) + "'");
     } else if (a == "--max-cycles") {
       if (!args.value(&max_cycles) || !parse_count(max_cycles, &n))
         return bad("--max-cycles needs a cycle count, not '" + printable(max_cycles) + "'");
@@ -304,26 +334,8 @@ int cmd_run(int argc, char **argv) {
     if (!mkdirs(report)) return bad("cannot create the report folder " + printable(report));
     clear_report(report);
   }
-  // the RTL's event log of a --coverage run, in a folder of its own
-  std::string ev_dir, events;
-  if (!coverage.empty()) {
-    const char *tmp = getenv("TMPDIR");
-    std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/otpu-lockstep-cov-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back(0);
-    if (!mkdtemp(buf.data())) return bad("cannot make a temporary folder for the RTL's events");
-    ev_dir = buf.data();
-    events = ev_dir + "/events.txt";
-  }
-  auto drop_events = [&] {
-    if (ev_dir.empty()) return;
-    unlink(events.c_str());
-    rmdir(ev_dir.c_str());
-    ev_dir.clear();
-  };
   // a run stopped by a signal leaves no report and no folder it made
   auto cleanup = [&] {
-    drop_events();
     if (no_check) return;
     clear_report(report);
     if (made) rmdir(report.c_str());
@@ -343,17 +355,23 @@ int cmd_run(int argc, char **argv) {
   if (!max_cycles.empty()) repro += " --max-cycles " + max_cycles;
   if (!hang_cycles.empty()) repro += " --hang-cycles " + hang_cycles;
   if (keep_going) repro += " --keep-going";
-  std::vector<std::string> cmd = {exe, bundle};
+  // the run (a waveform re-run repeats `base`)
+  std::vector<std::string> base = {exe, bundle};
   if (!no_check) {
-    cmd.insert(cmd.end(), {"--lockstep", "--report", report, "--repro", repro});
-    if (keep_going) cmd.push_back("--keep-going");
-    if (progress) cmd.push_back("--progress");
-    if (!hang_cycles.empty()) cmd.insert(cmd.end(), {"--hang-cycles", hang_cycles});
+    base.insert(base.end(), {"--lockstep", "--report", report, "--repro", repro});
+    if (keep_going) base.push_back("--keep-going");
+    if (progress) base.push_back("--progress");
+    if (!hang_cycles.empty()) base.insert(base.end(), {"--hang-cycles", hang_cycles});
   }
-  if (!max_cycles.empty()) cmd.insert(cmd.end(), {"--max-cycles", max_cycles});
-  cmd.insert(cmd.end(), plusargs.begin(), plusargs.end());
-  if (!events.empty()) cmd.insert(cmd.begin() + 2, {"--events", events});
-  if (!code_cov.empty()) cmd.insert(cmd.begin() + 2, {"--code-coverage", code_cov});
+  if (!max_cycles.empty()) base.insert(base.end(), {"--max-cycles", max_cycles});
+  base.insert(base.end(), plusargs.begin(), plusargs.end());
+  std::vector<std::string> cmd = base;
+  std::string wave = report + "/wave.fst";
+  if (!no_check && window && kind == RtlTopKind::kPlain)  // (the builds that trace: rtl_build.h)
+    cmd.insert(cmd.end(), {"--wave", wave, "--wave-window", std::to_string(window),
+                           "--snapshot-every", std::to_string(snapshot_every)});
+  if (!coverage.empty()) cmd.insert(cmd.end(), {"--coverage", coverage});
+  if (!code_cov.empty()) cmd.insert(cmd.end(), {"--code-coverage", code_cov});
   // divergence.html beside the other files, once they are final (--report-html)
   auto finish = [&](int code) {
     if (report_html && !no_check && divergence_line(report) != "") {
@@ -364,48 +382,19 @@ int cmd_run(int argc, char **argv) {
   };
   rc = run(cmd, cleanup);
   if (!no_check && made) rmdir(report.c_str());  // only if empty: nothing to report
-  if (!code_cov.empty()) cmd.erase(cmd.begin() + 2, cmd.begin() + 4);  // (nor the re-run)
-  if (!events.empty()) {
-    cmd.erase(cmd.begin() + 2, cmd.begin() + 4);  // the waveform re-run needs no events
-    // no coverage of a run that did not happen (a simulator that crashed)
-    if (rc != 2 && rc != kExitCrash) {
-      std::string why = lockstep_coverage(bundle, events, coverage);
-      if (!why.empty()) {
-        drop_events();
-        fprintf(stderr, "otpu-lockstep: --coverage: %s\n", printable(why).c_str());
-        return finish(rc ? rc : 2);
-      }
-    }
-    drop_events();
-  }
   if (no_check) return unchecked_verdict(bundle, rc, !plusargs.empty());
   uint64_t cycle;
   if ((rc != 1 && rc != 3) || !window || !divergence_cycle(report, &cycle))
     return finish(rc);
-  // the waveform window: the same run on the traced build, dumping the last `window` cycles
-  std::string traced;
-  if (find_or_build(c, RtlTopKind::kTraced, &traced, "", dut)) {
-    fprintf(stderr, "otpu-lockstep: no waveform (the traced build failed); the report stands\n");
-    return finish(rc);
-  }
   uint64_t from = cycle > window ? cycle - window : 0;
-  std::string first = divergence_line(report);
-  cmd[0] = traced;
-  cmd.insert(cmd.end(), {"--fst", report + "/wave.fst", "--fst-from", std::to_string(from),
-                         "--quiet"});
-  int again = run(cmd, [&] { unlink((report + "/wave.fst").c_str()); });
-  std::string second = divergence_line(report);
-  if (again != rc || second != first) {
-    fprintf(stderr, "otpu-lockstep: the traced re-run ended differently (exit %d, first %d; %s, "
-                    "first %s): the run is not deterministic, a finding of its own\n", again, rc,
-            second.c_str(), first.c_str());
-    return finish(rc);
-  }
+  bool snapshot = is_file(wave);  // (the simulator's snapshot traced it)
+  if (!snapshot && !rerun_traced(c, dut, base, report, from, rc)) return finish(rc);
   std::string no_view;
   if (!write_wave_view(report, &no_view))
     fprintf(stderr, "otpu-lockstep: no wave.gtkw: %s\n", no_view.c_str());
-  printf("lockstep: waveform %s/wave.fst (cycles %llu..%llu)%s%s\n", report.c_str(),
-         (unsigned long long)from, (unsigned long long)cycle,
+  printf("lockstep: waveform %s/wave.fst (cycles %llu..%llu, traced by %s)%s%s\n",
+         report.c_str(), (unsigned long long)from, (unsigned long long)cycle,
+         snapshot ? "a snapshot of the run" : "a re-run from cycle 0",
          no_view.empty() ? "; open it at the divergence: gtkwave " : "",
          no_view.empty() ? shell_quote(report + "/wave.gtkw").c_str() : "");
   return finish(rc);

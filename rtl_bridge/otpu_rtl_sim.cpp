@@ -35,6 +35,10 @@ class CcTop : public RtlTop {
 #endif
   }
 
+  bool can_trace() const override { return VM_TRACE != 0; }
+  void command_args(int argc, char **argv) override { ctx_->commandArgs(argc, argv); }
+  bool forkable() const override { return true; }
+
   void set_inputs(bool rst, bool dump, bool ev_en) override {
     top_->rst = rst;
     top_->dump = dump;

@@ -27,6 +27,10 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
     if (a == "--dump") ok = args.value(&o->dump_dir);
     else if (a == "--fst") ok = args.value(&o->fst);
     else if (a == "--events") ok = args.value(&o->events);
+    else if (a == "--coverage") ok = args.value(&o->coverage) && !o->coverage.empty();
+    else if (a == "--wave") ok = args.value(&o->wave) && !o->wave.empty();
+    else if (a == "--wave-window") ok = args.value(&v) && number(v, &o->wave_window);
+    else if (a == "--snapshot-every") ok = args.value(&v) && number(v, &o->snapshot_every);
     else if (a == "--code-coverage") ok = args.value(&o->code_cov) && !o->code_cov.empty();
     else if (a == "--lockstep") la.on = true;
     else if (a == "--keep-going") la.keep_going = true;

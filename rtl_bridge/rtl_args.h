@@ -17,6 +17,10 @@ struct LockstepArgs {
 
 struct DriverArgs {
   std::string bundle, dump_dir, fst, events, code_cov;
+  std::string coverage;  // --coverage: the functional coverage file of a lockstep run
+  // --wave: where a lockstep divergence's waveform goes, traced by a snapshot (rtl_snapshot.h)
+  std::string wave;
+  uint64_t wave_window = 1000, snapshot_every = 1000000;
   std::vector<std::string> plusargs;  // (the RTL reads them)
   uint64_t max_cycles = 200000000ull;
   LockstepArgs la;

@@ -1,7 +1,8 @@
 // rtl_driver.cpp - the run loop shared by the C++ and SystemC tops of an otpu-rtl build
 // (rtl_driver.h): the run staged (rtl_stage.h), the RTL clocked until every slice stopped and
 // the host (rtl_host.h) is done, then the final state (rtl_final.h) and the verdict
-// (rtl_verdict.h). The DPI-C entry points the RTL calls are in dpi/.
+// (rtl_verdict.h); snapshots of the run for a divergence's waveform (rtl_snapshot.h); the fork
+// server (--serve, rtl_serve.h). The DPI-C entry points the RTL calls are in dpi/.
 #include "rtl_driver.h"
 
 #include <time.h>
@@ -15,13 +16,17 @@
 #include <vector>
 
 #include "cmdline.h"
+#include "dpi.h"
 #include "dut_stage.h"
 #include "input.h"
 #include "lockstep.h"
+#include "lockstep_cov.h"
 #include "rtl_args.h"
 #include "rtl_events.h"
 #include "rtl_final.h"
 #include "rtl_host.h"
+#include "rtl_serve.h"
+#include "rtl_snapshot.h"
 #include "rtl_stage.h"
 #include "rtl_verdict.h"
 
@@ -51,14 +56,41 @@ bool write_code_coverage(RtlTop *top, const std::string &path) {
   return false;
 }
 
-}  // namespace
+// --coverage: the RTL's event log of the run, in a temporary file of its own
+struct CoverageEvents {
+  std::string path;
+  ~CoverageEvents() {
+    if (path.empty()) return;
+    unlink(path.c_str());
+    rmdir(path.substr(0, path.rfind('/')).c_str());
+  }
+  bool make() {
+    const char *tmp = getenv("TMPDIR");
+    std::string t = std::string(tmp && *tmp ? tmp : "/tmp") + "/otpu-lockstep-cov-XXXXXX";
+    std::vector<char> buf(t.begin(), t.end());
+    buf.push_back(0);
+    if (!mkdtemp(buf.data())) return false;
+    path = std::string(buf.data()) + "/events.txt";
+    return true;
+  }
+};
 
-int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
+// --coverage: the run's coverage file once it ended (not after bad input); the exit status
+int with_coverage(const DriverArgs &o, int rc) {
+  if (o.coverage.empty()) return rc;
+  std::string why = lockstep_coverage(o.bundle, o.events, o.coverage);
+  if (why.empty()) return rc;
+  fprintf(stderr, "otpu-lockstep: --coverage: %s\n", printable(why).c_str());
+  return rc ? rc : 2;
+}
+
+// One run (the usage in rtl_driver.h) on a top made by `make`, or on `prebuilt` (a fork server's
+// child).
+int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
   DriverArgs o;
   std::string why;
   if (!parse_args(argc, argv, &o, &why)) return usage(why);
   const LockstepArgs &la = o.la;
-  const std::string &fst = o.fst;
 
   StagedBundle sb;
   if (int rc = stage_bundle(o, &sb)) return rc;
@@ -80,6 +112,14 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   final_state_open(&fin, c);
   EventLog events;
   events.cycle = &cycle;
+  CoverageEvents cov_events;
+  if (!o.coverage.empty() && o.events.empty()) {
+    if (!cov_events.make()) {
+      fprintf(stderr, "otpu-lockstep: cannot make a temporary folder for the RTL's events\n");
+      return 2;
+    }
+    o.events = cov_events.path;
+  }
   if (!o.events.empty()) {
     events.f = o.events == "-" ? stdout : fopen(o.events.c_str(), "w");
     if (!events.f) {
@@ -108,7 +148,10 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   std::vector<char *> args(argv, argv + argc);
   for (std::string &p : stage.plusargs) args.push_back(&p[0]);
   args.push_back(nullptr);
-  const std::unique_ptr<RtlTop> top = make(int(args.size()) - 1, args.data());
+  std::unique_ptr<RtlTop> made;
+  RtlTop *top = prebuilt;
+  if (top) top->command_args(int(args.size()) - 1, args.data());
+  else top = (made = make(int(args.size()) - 1, args.data())).get();
   if (!o.code_cov.empty() && !top->has_coverage())
     return usage("--code-coverage: this build has no code coverage (otpu-rtl builds one with "
                  "--code-coverage)");
@@ -117,6 +160,8 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
             printable(o.code_cov).c_str());
     return 2;
   }
+  std::string fst = o.fst;  // (a woken snapshot sets both: rtl_snapshot.h)
+  uint64_t fst_from = la.fst_from;
   if (!fst.empty() && !top->open_wave(fst)) {
     fprintf(stderr, "otpu-rtl: this build has no waveform support (otpu-rtl builds one with "
                     "tracing when --fst is given)\n");
@@ -124,7 +169,7 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   }
   uint64_t edges = 0;  // every clock edge, reset included: the host's clock
   auto tick = [&]() {
-    top->tick(!fst.empty() && cycle >= la.fst_from);
+    top->tick(!fst.empty() && cycle >= fst_from);
     edges++;
   };
 
@@ -163,8 +208,19 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   otpu_checker *chk = ls ? otpu_ls_checker(ls) : nullptr;
   bool show = la.progress || (ls && isatty(2));
   double t0 = now_s(), next_note = t0 + 1.0;
+  Snapshots snaps(chk && !o.wave.empty() && top->can_trace() && top->forkable()
+                      ? o.snapshot_every : 0, o.wave_window);
+  bool replay = false;  // this process is a woken snapshot: it traces the window, quietly
+  uint64_t replay_until = 0;
   // (with host steps: until the host also saw every slice stop and can do nothing more)
   while (!top->stopped() || host_busy > 0 || !rtl_host_saw_stop()) {
+    if (chk && !otpu_check_count(chk) && snaps.at(cycle, &fst_from, &replay_until)) {
+      replay = true;
+      show = false;
+      otpu_dpi_observe(nullptr);  // (the run writes the event log)
+      fst = o.wave;
+      if (!top->open_wave(fst)) _exit(Snapshots::replay_status(false));
+    }
     if (cycle >= o.max_cycles) {
       timeout = true;
       break;
@@ -192,8 +248,14 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
   tick();
   top->set_inputs(false, false, false);
   top->finish();
+  if (replay) {  // the end of a woken snapshot: did it meet the run's divergence again?
+    otpu_ls_end(ls);
+    if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
+    const otpu_divergence *d = otpu_check_first(chk);
+    _exit(Snapshots::replay_status(d && d->cycle == replay_until));
+  }
   if (events.f && events.f != stdout) fclose(events.f);
-  if (!o.code_cov.empty() && !write_code_coverage(top.get(), o.code_cov)) return 2;
+  if (!o.code_cov.empty() && !write_code_coverage(top, o.code_cov)) return 2;
 
   bool any_error = final_state_print(fin, cycle, timeout, la.quiet);
   if (!o.dump_dir.empty()) {
@@ -209,17 +271,39 @@ int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
       printf("lockstep: TIMEOUT: no end within %" PRIu64 " cycles (--max-cycles)%s%s\n",
              o.max_cycles, left.empty() ? "" : "; ", left.c_str());
       otpu_ls_close(ls);
-      return 3;
+      return with_coverage(o, 3);
     }
     if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
+    // the snapshot before the divergence traces its window while the report is written
+    const otpu_divergence *d = otpu_check_first(chk);
+    LockstepArgs shown = la;
+    bool woken = d && snaps.wake(d->cycle, &shown.fst_from);
+    if (woken) fst = o.wave;
     // (a divergence found at the end, as the end state: the last edge)
-    int rc = lockstep_verdict(ls, b, la, o.bundle, fst, cycle, marker ? marker : 2 * edges - 2);
+    int rc = lockstep_verdict(ls, b, shown, o.bundle, fst, cycle, marker ? marker : 2 * edges - 2);
     otpu_ls_close(ls);
-    return rc;
+    if (woken && !snaps.woken_done()) {
+      unlink(o.wave.c_str());
+      fprintf(stderr, "otpu-lockstep: the snapshot that was to trace the waveform ended "
+                      "differently from the run: no waveform from it\n");
+    }
+    return with_coverage(o, rc);
   }
   if (timeout) {
     printf("timeout: no halt within %" PRIu64 " cycles\n", o.max_cycles);
-    return 3;
+    return with_coverage(o, 3);
   }
-  return host_verdict(rtl_host(), "otpu-rtl", nullptr) || any_error ? 1 : 0;
+  return with_coverage(o, host_verdict(rtl_host(), "otpu-rtl", nullptr) || any_error ? 1 : 0);
+}
+
+}  // namespace
+
+int rtl_driver_main(int argc, char **argv, RtlTopMaker make) {
+  if (argc == 2 && !strcmp(argv[1], "--serve")) {
+    std::unique_ptr<RtlTop> top = make(1, argv);
+    if (!top->forkable()) return usage("--serve needs the C++ top (not the SystemC one)");
+    return rtl_serve(argv[0], top.get(),
+                     [](int ac, char **av, RtlTop *t) { return run_bundle(ac, av, nullptr, t); });
+  }
+  return run_bundle(argc, argv, make, nullptr);
 }

@@ -5,7 +5,9 @@
 //   otpu-rtl-sim BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE]
 //                [--code-coverage FILE] [+plusargs]
 //                [--lockstep [--report DIR] [--keep-going] [--hang-cycles N] [--progress]
-//                 [--repro CMD] [--fst-from CYCLE] [--quiet]]
+//                 [--repro CMD] [--fst-from CYCLE] [--quiet] [--coverage FILE]
+//                 [--wave FILE [--wave-window N] [--snapshot-every K]]]
+//   otpu-rtl-sim --serve      (the fork server: rtl_serve.h)
 //
 // It loads the bundle into the RTL's memories (the DPI functions of rtl/otpu_dpi.sv), runs until
 // every slice has halted or stopped with an error, or the cycle limit, prints the cycles and each
@@ -15,7 +17,12 @@
 // With --lockstep the C model runs beside the RTL (dpi/lockstep.h): every event is judged as it
 // happens; the first divergence stops the run (or is counted, --keep-going) and the report is
 // written into --report DIR; the exit status is then 0 pass, 1 divergence, 3 hang/timeout.
-// --quiet writes the report files and prints nothing on stdout.
+// --quiet writes the report files and prints nothing on stdout. --coverage FILE writes the
+// functional coverage of the run (lockstep_cov.h: the model's bins and the RTL's events).
+// --wave FILE: the waveform of a divergence's last --wave-window cycles (default 1000) goes to
+// FILE, traced by a snapshot of the run taken every --snapshot-every cycles (default 1000000;
+// 0: none, and no waveform) with the report naming it (rtl_snapshot.h); a build without
+// tracing, or a snapshot that ends differently, leaves no FILE (otpu-lockstep re-runs then).
 //
 // --code-coverage FILE (a build with Verilator's --coverage only, rtl_build.h) writes the run's
 // coverage points in Verilator's .dat format when the run ends (after the final blocks; also
@@ -34,6 +41,12 @@ class RtlTop {
   virtual ~RtlTop() = default;
   // starts an FST waveform; false if this build cannot trace
   virtual bool open_wave(const std::string &path) = 0;
+  virtual bool can_trace() const { return false; }
+  // the command line the RTL sees ($value$plusargs), before its first evaluation (a fork
+  // server's top is made before its runs' arguments are known)
+  virtual void command_args(int argc, char **argv) { (void)argc, (void)argv; }
+  // whether the process can fork with this top (snapshots, the fork server): the C++ top
+  virtual bool forkable() const { return false; }
   // the inputs, seen from the next evaluation on
   virtual void set_inputs(bool rst, bool dump, bool ev_en) = 0;
   virtual void settle() = 0;                 // evaluate without a clock edge

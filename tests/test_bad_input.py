@@ -22,14 +22,14 @@ class Suite:
         self.tool, self.failed, self.passed = tool, [], 0
         self.tmp = tempfile.mkdtemp(prefix="otpu-bad-input-")
 
-    def run(self, *args, stdin=None):
+    def run(self, *args, stdin=None, timeout=TIMEOUT):
         try:
-            p = subprocess.run([self.tool, *args], capture_output=True, timeout=TIMEOUT,
+            p = subprocess.run([self.tool, *args], capture_output=True, timeout=timeout,
                                stdin=stdin or subprocess.DEVNULL)
             return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(
                 errors="replace"), p.stderr
         except subprocess.TimeoutExpired:
-            return "timeout", "", f"no answer within {TIMEOUT} s", b""
+            return "timeout", "", f"no answer within {timeout} s", b""
 
     def check(self, name, ok, detail=""):
         if ok:

@@ -18,33 +18,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_rtl_util as U  # noqa: E402
 from test_rtl_util import check  # noqa: E402
+from vcd_read import read_fst  # noqa: E402
+
 
 def vcd(fst):
     """(the signals by full GTKWave name -> id, and a reader of values at a time) of an FST"""
-    text = subprocess.run(["fst2vcd", fst], capture_output=True, text=True, check=True).stdout
-    names, scope, at, changes = {}, [], 0, {}
-    lines = text.splitlines()
-    k = 0
-    for k, line in enumerate(lines):
-        w = line.split()
-        if not w:
-            continue
-        if w[0] == "$scope":
-            scope.append(w[2])
-        elif w[0] == "$upscope":
-            scope.pop()
-        elif w[0] == "$var":
-            names[".".join(scope + [w[4]]) + (w[5] if w[5].startswith("[") else "")] = w[3]
-        elif w[0] == "$enddefinitions":
-            break
-    for line in lines[k + 1:]:
-        if line.startswith("#"):
-            at = int(line[1:])
-        elif line[:1] in "01xz" and len(line) > 1:
-            changes.setdefault(line[1:], []).append((at, line[0]))
-        elif line.startswith("b"):
-            v, ident = line[1:].split()
-            changes.setdefault(ident, []).append((at, v))
+    variables, changes = read_fst(fst)
+    names = {name + rng: ident for name, rng, ident in variables}
 
     def value(name, t):
         last = None

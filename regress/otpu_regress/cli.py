@@ -203,6 +203,11 @@ def parser():
                    "made: buckets/ then holds no repro)")
     r.add_argument("--no-coverage", dest="coverage", action="store_false",
                    help="do not collect functional coverage")
+    r.add_argument("--no-fork-server", dest="fork_server", action="store_false",
+                   help="run every test as an otpu-lockstep process of its own (by default a "
+                   "Config with at least 4 tests runs them through a fork server of its "
+                   "simulator per worker, which builds the model once and forks a child per "
+                   "test; any outcome but a pass is run again through otpu-lockstep)")
     r.add_argument("--code-coverage", action="store_true",
                    help="RTL code coverage: each test on the RTL's build with Verilator's "
                    "--coverage (line, branch, toggle), merged over the run into "

@@ -62,6 +62,17 @@ def run(cmd, timeout=None, env=None, unset=()):
             _live.discard(p)
 
 
+def track(p):
+    """a long-lived child (a fork server, in a session of its own) stopped with the others"""
+    with _lock:
+        _live.add(p)
+
+
+def untrack(p):
+    with _lock:
+        _live.discard(p)
+
+
 def _environment(env, unset):
     if not env and not unset:
         return None

@@ -71,7 +71,8 @@ _TEST = record({
     "exit": nullable(integer(-255, 255)), "repro": nullable(_PATH), "command": _PATH,
     "input_hash": string(64, test=lambda s: not s or HEX64.fullmatch(s),
                          want="a sha256 in hex, or empty"),
-    "bucket": nullable(TEST_BUCKET)})
+    "bucket": nullable(TEST_BUCKET)},
+    {"served": one_of(True, False)})
 
 
 def check_test(t, where):

@@ -2,13 +2,14 @@
 under a wall-clock timeout; a crash, hang, timeout or failed build of one test never stops the
 others. The Verilator build of each Config is made once, before the tests, through the tools'
 cache and its lock."""
+import collections
 import concurrent.futures
 import hashlib
 import os
 import shlex
 import shutil
 
-from . import buckets, files, outcome, procs
+from . import buckets, files, forkserver, outcome, procs
 from .repro import make_repro
 from .suite import Test, safe_name
 from .text import one_line
@@ -59,9 +60,9 @@ def config_of(path):
     return tuple(kv.get(k) for k in CONFIG_KEYS)
 
 
-def build_configs(tests, tools, jobs, log, code_cov=False):
+def build_configs(tests, tools, jobs, log, code_cov=False, exes=None):
     """build each Config's simulator once (code_cov: its code-coverage build); {config: None,
-    or (kind, the build's last words)}"""
+    or (kind, the build's last words)}; exes: a dict given gets {config: the simulator's path}"""
     first = {}
     for t in tests:
         c = config_of(t.path)
@@ -80,6 +81,10 @@ def build_configs(tests, tools, jobs, log, code_cov=False):
             log(f"otpu-regress: {len(done)}/{len(first)} Configs ready ({secs:.0f} s for "
                 f"{os.path.basename(path)}'s)")
         if status == 0:
+            if exes is not None:  # (the same cache entry: found at once)
+                st, out, _, _ = procs.run([tools["rtl"], "path", path])
+                if st == 0 and out.strip():
+                    exes[config_of(path)] = out.strip().splitlines()[-1]
             return None
         why = outcome.last_line(out, r"\S") or f"otpu-rtl build exited {status}"
         return ("bad-input" if status == 2 else "build-failed"), why  # 2: the Config is bad
@@ -113,9 +118,23 @@ def coverage_path(out_dir, name):
     return os.path.join(out_dir, "work", "coverage", safe_name(name) + ".json")
 
 
-def run_test(test: Test, tools, out_dir, opts, problem):
+def served_run(test, servers, report, cov, opts):
+    """the test through its Config's fork server: (status, output, seconds, timed out) of a
+    pass or a timeout, None for anything else (then otpu-lockstep runs it: forkserver.py)"""
+    server = servers.of(config_of(test.path)) if servers and not test.plusargs else None
+    if server is None:
+        return None
+    try:
+        r = server.run(forkserver.simulator_args(test, report, cov), opts.timeout)
+    except forkserver.ServerGone:
+        return None
+    return r if r[0] == 0 or r[3] else None
+
+
+def run_test(test: Test, tools, out_dir, opts, problem, servers=None):
     """one test's result record (TEST in summary.json's terms); problem: (kind, message) when
-    the test cannot run (its bundle was not generated, its Config not built)"""
+    the test cannot run (its bundle was not generated, its Config not built); servers: the
+    run's fork servers (forkserver.Servers) or None"""
     # the report is written where a failure's repro folder keeps it, so that the paths in
     # divergence.txt stay true; a passing run leaves no folder
     folder = os.path.join(out_dir, "repro", safe_name(test.name))
@@ -132,7 +151,9 @@ def run_test(test: Test, tools, out_dir, opts, problem):
         rec.update(status="fail", kind=problem[0], message=one_line(problem[1]))
     else:
         os.makedirs(os.path.dirname(cov), exist_ok=True)
-        status, output, secs, timed_out = procs.run(cmd, opts.timeout)
+        served = served_run(test, servers, report, cov if opts.coverage else None, opts)
+        status, output, secs, timed_out = served or procs.run(cmd, opts.timeout)
+        rec["served"] = served is not None
         st, kind, msg, d = outcome.classify(status, output, report, timed_out, opts.timeout)
         cycles, instructions = outcome.counts(output)
         rec.update(status=st, kind=kind, message=msg, divergence=d, exit=status, time=secs,
@@ -163,8 +184,16 @@ def run_all(tests, tools, out_dir, opts, on_result, gen_problems):
     """run every test with opts.jobs workers; on_result(record) as each one ends.
     gen_problems: {entry name: why its bundles could not be generated}"""
     runnable = [t for t in tests if t.entry.name not in gen_problems]
-    built = build_configs(runnable, tools, opts.jobs, opts.log,
-                          getattr(opts, "code_cov", None) is not None)
+    code_cov = getattr(opts, "code_cov", None) is not None
+    exes = {}
+    built = build_configs(runnable, tools, opts.jobs, opts.log, code_cov, exes)
+    servers = None
+    if getattr(opts, "fork_server", False) and not code_cov and \
+            os.environ.get("OTPU_DUT", "reference") in ("", "reference"):
+        counts = collections.Counter(config_of(t.path) for t in runnable)
+        exes = {c: e for c, e in exes.items() if counts[c] >= forkserver.MIN_TESTS}
+        servers = forkserver.Servers(exes, os.path.join(out_dir, "work", "serve")) if exes \
+            else None
 
     def problem(t):
         if t.entry.name in gen_problems:
@@ -172,7 +201,7 @@ def run_all(tests, tools, out_dir, opts, on_result, gen_problems):
         return built.get(config_of(t.path))
 
     with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
-        futs = [ex.submit(run_test, t, tools, out_dir, opts, problem(t)) for t in tests]
+        futs = [ex.submit(run_test, t, tools, out_dir, opts, problem(t), servers) for t in tests]
         try:
             for f in concurrent.futures.as_completed(futs):
                 on_result(f.result())
@@ -181,3 +210,6 @@ def run_all(tests, tools, out_dir, opts, on_result, gen_problems):
             for f in futs:
                 f.cancel()
             raise
+        finally:
+            if servers:
+                servers.close()

@@ -19,7 +19,8 @@ def shard_command(a, out):
             str(a.timeout), "--db", "none"] + (["--shrink"] if a.shrink else []) + \
         ([] if a.coverage else ["--no-coverage"]) + ["--shrink-time", str(a.shrink_time)] + \
         ([] if a.shrink_buckets else ["--no-shrink-buckets"]) + \
-        (["--code-coverage"] if a.code_coverage else [])
+        (["--code-coverage"] if a.code_coverage else []) + \
+        ([] if a.fork_server else ["--no-fork-server"])
     return lambda i: base + ["--shard", f"{i}/{a.tasks}", "--out",
                              os.path.join(out, f"shard-{i}")]
 
