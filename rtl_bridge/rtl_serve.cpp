@@ -110,6 +110,7 @@ int rtl_serve(const char *argv0, RtlTop *top, RtlRunOne run) {
       continue;
     }
     if (pid == 0) child(argv0, f, top, run);
+    setpgid(pid, pid);  // (as the child does: its group exists before any kill below)
     int st = 0;
     bool ended = wait_child(pid, double(timeout), &st);
     kill(-pid, SIGKILL);  // its group: a hung child, or what it left running
