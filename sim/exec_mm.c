@@ -7,6 +7,7 @@
 #include "dot.h"
 #include "fp32.h"
 #include "slice.h"
+#include "vecops.h"
 
 /* the ACT rows an MM reads: M, or 2 M with PAIR */
 static uint32_t rows_read(const otpu_mm_ops *a)
@@ -189,9 +190,7 @@ int otpu_exec_mm(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
     if (a->rmax)
         for (uint32_t j = 0; j < a->M; j++) {
             const uint32_t *row = y + (size_t)j * a->N;
-            uint32_t best = otpu_f32_ftz(row[0]);
-            for (uint32_t n = 1; n < a->N; n++)
-                best = otpu_f32_gt(row[n], best) ? otpu_f32_ftz(row[n]) : best;
+            uint32_t best = s->fp->ftz(row[otpu_argmax(s->fp->key, row, a->N)]);
             otpu_tmem_put(s, a->out.value + (uint64_t)a->M * a->ors + j, best);
         }
     return 0;

@@ -219,7 +219,7 @@ static uint32_t row(stream *st, uint32_t r, uint32_t *S, uint32_t *tmp)
     uint32_t A = 0;
     if (d->a_en) {
         if (d->a_op == OTPU_A_MAX)
-            A = otpu_f32_ftz(S[otpu_argmax(S, cols)]);
+            A = st->fp->ftz(S[otpu_argmax(st->fp->key, S, cols)]);
         else if (d->a_op == OTPU_A_SLOT)
             A = otpu_rdot(S, st->C[d->a_idx], 1, cols, tmp);
         else if (d->a_op == OTPU_A_SELF)

@@ -134,14 +134,14 @@ uint32_t otpu_vop_elementwise(const otpu_f32_fns *fp, unsigned f, uint32_t a, ui
     case OTPU_V_SUB: return otpu_f32_sub(a, b);
     case OTPU_V_RSUB: return otpu_f32_sub(b, a);
     case OTPU_V_MUL: return otpu_f32_mul(a, b);
-    case OTPU_V_MAX: return otpu_f32_max(a, b);
-    case OTPU_V_MIN: return otpu_f32_min(a, b);
-    case OTPU_V_COPY: return otpu_f32_ftz(a);
+    case OTPU_V_MAX: return fp->max(a, b);
+    case OTPU_V_MIN: return fp->min(a, b);
+    case OTPU_V_COPY: return fp->ftz(a);
     case OTPU_V_EXP2: return fp->exp2(a);
     case OTPU_V_RECIP: return fp->recip(a);
     case OTPU_V_RSQRT: return fp->rsqrt(a);
-    case OTPU_V_ABS: return otpu_f32_abs(a);
-    case OTPU_V_FILL: return otpu_f32_ftz(b);
+    case OTPU_V_ABS: return fp->abs(a);
+    case OTPU_V_FILL: return fp->ftz(b);
     case OTPU_V_EXP2SUB: return fp->exp2(otpu_f32_sub(a, b));
     default: return fp->log2(a); /* OTPU_V_LOG2 (a revision without it lacks the function) */
     }
@@ -218,8 +218,8 @@ int otpu_exec_vop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
         int32_t base = (int32_t)imm;
         for (uint32_t r = 0; r < rows; r++) {
             const uint32_t *row = s->tmem + at(&A, r, 0);
-            size_t c = otpu_argmax(row, cols);
-            uint32_t m = otpu_f32_ftz(row[c]), ix = otpu_f32_i2f((int64_t)c + base);
+            size_t c = otpu_argmax(s->fp->key, row, cols);
+            uint32_t m = s->fp->ftz(row[c]), ix = otpu_f32_i2f((int64_t)c + base);
             otpu_tmem_put(s, at(&D, r, 0), m);
             otpu_tmem_put(s, at(&D, r, 1), ix);
         }
@@ -244,7 +244,7 @@ int otpu_exec_vop(otpu_slice *s, const otpu_instr *in, const otpu_ops *o)
             if (func == OTPU_V_RSUM)
                 y = otpu_f32_isum(row, cols, 1, OTPU_RED_PARTIALS, 1);
             else if (func == OTPU_V_RMAX)
-                y = otpu_f32_ftz(row[otpu_argmax(row, cols)]);
+                y = s->fp->ftz(row[otpu_argmax(s->fp->key, row, cols)]);
             else if (func == OTPU_V_RSSQ)
                 y = otpu_rdot(row, row, 1, cols, tmp);
             else

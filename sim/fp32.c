@@ -101,6 +101,32 @@ uint32_t otpu_f32_abs(uint32_t a)
     return ftz(a) & ABS_MASK;
 }
 
+/* the canonical-NaN rule (fp32.h): a NaN becomes 0x7FC00000 before anything else looks at it */
+uint32_t otpu_f32_ftz_canon(uint32_t a)
+{
+    return (a & EXP_MASK) == EXP_MASK && (a & FRAC_MASK) ? OTPU_F32_QNAN : ftz(a);
+}
+
+uint32_t otpu_f32_key_canon(uint32_t a)
+{
+    return key(otpu_f32_ftz_canon(a));
+}
+
+uint32_t otpu_f32_max_canon(uint32_t a, uint32_t b)
+{
+    return otpu_f32_max(otpu_f32_ftz_canon(a), otpu_f32_ftz_canon(b));
+}
+
+uint32_t otpu_f32_min_canon(uint32_t a, uint32_t b)
+{
+    return otpu_f32_min(otpu_f32_ftz_canon(a), otpu_f32_ftz_canon(b));
+}
+
+uint32_t otpu_f32_abs_canon(uint32_t a)
+{
+    return otpu_f32_ftz_canon(a) & ABS_MASK;
+}
+
 /* ---- conversions ------------------------------------------------------------------------- */
 
 static int msb64(uint64_t v) /* v != 0 */

@@ -5,7 +5,9 @@
  * 0x7FC00000 from add/sub/mul, the composite functions (exp2, log2, recip, rsqrt) as the fixed
  * add/mul sequences of the reference (opentpu/fp32.py at 42cef8ba; an older revision's below),
  * and compares in the total
- * order of sign-magnitude bits (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+ * order of sign-magnitude bits (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN); a NaN's bits
+ * are kept where no arithmetic touches it (copy, abs, max, min). An older revision's
+ * composites and NaN rule are below.
  *
  * All functions are pure: no global state, no rounding-mode or flag globals, thread safe.
  */
@@ -55,12 +57,30 @@ uint32_t otpu_f32_exp2_taylor(uint32_t a);
 uint32_t otpu_f32_recip_newton3(uint32_t a);
 uint32_t otpu_f32_rsqrt_newton3(uint32_t a);
 
-/* A revision's composite functions (revision.h says which revision has which). */
+/* The canonical-NaN rule of ISA revision acf0c1c6 (its fp32.py flushes every operand with an
+ * ftz that also makes any NaN 0x7FC00000): copy, fill, abs, max, min and the row maxima give
+ * the canonical NaN for any NaN, and it orders above every number (+inf included), whatever
+ * the sign and payload it came with. The functions above keep a NaN's bits instead (the
+ * current revision, and openTPU's RTL of both). */
+uint32_t otpu_f32_ftz_canon(uint32_t a);
+uint32_t otpu_f32_key_canon(uint32_t a);
+uint32_t otpu_f32_max_canon(uint32_t a, uint32_t b);
+uint32_t otpu_f32_min_canon(uint32_t a, uint32_t b);
+uint32_t otpu_f32_abs_canon(uint32_t a);
+
+/* A revision's fp32 functions where revisions differ (revision.h says which has which): the
+ * composites, and the flush, order, max, min and abs that its copy, fill, abs, max, min and
+ * row maxima use (their NaN rule). */
 typedef struct {
     uint32_t (*exp2)(uint32_t a);
     uint32_t (*recip)(uint32_t a);
     uint32_t (*rsqrt)(uint32_t a);
     uint32_t (*log2)(uint32_t a); /* NULL: the revision has no log2 */
+    uint32_t (*ftz)(uint32_t a);
+    uint32_t (*key)(uint32_t a);  /* the total-order key of ftz(a) */
+    uint32_t (*max)(uint32_t a, uint32_t b);
+    uint32_t (*min)(uint32_t a, uint32_t b);
+    uint32_t (*abs)(uint32_t a);
 } otpu_f32_fns;
 
 /* The intermediate steps of a composite function's fixed sequence, as the report shows them

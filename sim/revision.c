@@ -8,7 +8,9 @@ static const otpu_rev_desc revisions[OTPU_REV_COUNT] = {
     [OTPU_REV_CURRENT] = {
         .name = "current",
         .source = "openTPU isasim.py 6c4c6750, fp32.py 42cef8ba, docs/isa.md (WAITW, RLD MUL)",
-        .fp = {otpu_f32_exp2, otpu_f32_recip, otpu_f32_rsqrt, otpu_f32_log2},
+        .fp = {.exp2 = otpu_f32_exp2, .recip = otpu_f32_recip, .rsqrt = otpu_f32_rsqrt,
+               .log2 = otpu_f32_log2, .ftz = otpu_f32_ftz, .key = otpu_f32_key,
+               .max = otpu_f32_max, .min = otpu_f32_min, .abs = otpu_f32_abs},
     },
     /* Facts from that snapshot's opentpu/isa.py, isasim.py and fp32.py
      * (../shared/opentpu/acf0c1c6.md). */
@@ -20,7 +22,10 @@ static const otpu_rev_desc revisions[OTPU_REV_COUNT] = {
                         [OTPU_V_ARGMAX] = 1},
         .lacks_flag = OTPU_REV_ACF0C1C6_LACKS_FLAG,
         .lacks_config = {"PAIR", "DSTEP", "STREAM", "ACT_ROWS"},
-        .fp = {otpu_f32_exp2_taylor, otpu_f32_recip_newton3, otpu_f32_rsqrt_newton3, NULL},
+        .fp = {.exp2 = otpu_f32_exp2_taylor, .recip = otpu_f32_recip_newton3,
+               .rsqrt = otpu_f32_rsqrt_newton3, .log2 = NULL, .ftz = otpu_f32_ftz_canon,
+               .key = otpu_f32_key_canon, .max = otpu_f32_max_canon,
+               .min = otpu_f32_min_canon, .abs = otpu_f32_abs_canon},
         .fp_nan_undefined = 1,
         .fp_no_mm_compare = 1,
         .no_run_args = 1,

@@ -9,7 +9,9 @@
  *     disassembles and executes as in the current ISA;
  *   - the Config fields it lacks (they must be 0 in its bundles);
  *   - its fp32 composite functions (fp32.h's otpu_f32_fns: exp2, recip, rsqrt, log2), used by
- *     VOP, STREAM and the quantizer, and two facts of its fp32 unit that otpu-fpvec needs.
+ *     VOP, STREAM and the quantizer, and its NaN rule (otpu_f32_fns's ftz, key, max, min and
+ *     abs: what copy, fill, abs, max, min and the row maxima do with a NaN), and two facts of
+ *     its fp32 unit that otpu-fpvec needs.
  * The model refuses an instruction the revision lacks when it is about to execute it: an
  * ILLEGAL error (error.h) naming the slice, pc, instruction, what is lacking and the
  * revision; never a silent run.
@@ -65,7 +67,8 @@ typedef struct {
     uint8_t lacks_vfunc[256];          /* 1: a VOP function it lacks */
     otpu_rev_flag lacks_flag[OTPU_REV_MAX_FLAGS];     /* flag bits it lacks (mask 0 ends) */
     const char *lacks_config[OTPU_REV_MAX_CONFIG];    /* Config fields, 0 in it (NULL ends) */
-    otpu_f32_fns fp;                   /* its fp32 composites (log2 NULL: it has none) */
+    otpu_f32_fns fp;                   /* its fp32 composites (log2 NULL: it has none) and
+                                          NaN rule */
     int fp_nan_undefined;              /* its fp32 unit leaves NaN operands undefined */
     int fp_no_mm_compare;              /* its fp32 unit has no MXU compare (tb_fp ops 13, 14) */
     int no_run_args;                   /* its runs take no arguments: R8..R15 start at 0 (the

@@ -20,8 +20,9 @@ uint32_t otpu_rdot(const uint32_t *a, const uint32_t *b, size_t bstride, size_t 
  * composites. STREAM's scalar ops are the same functions (exec_stream.c maps them). */
 uint32_t otpu_vop_elementwise(const otpu_f32_fns *fp, unsigned f, uint32_t a, uint32_t b);
 
-/* The first index of the row's maximum in the total order (np.argmax of the keys). n > 0. */
-size_t otpu_argmax(const uint32_t *a, size_t n);
+/* The first index of the row's maximum in the total order of `key` (np.argmax of the keys;
+ * key: the revision's, otpu_f32_fns). n > 0. */
+size_t otpu_argmax(uint32_t (*key)(uint32_t), const uint32_t *a, size_t n);
 
 #ifdef __cplusplus
 }

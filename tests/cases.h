@@ -40,10 +40,11 @@ inline std::vector<std::string> folders(const std::string &dir)
 }
 
 inline std::vector<std::string> isa_cases() { return folders(vectors_dir() + "/isa"); }
-// the run bundles of an older ISA revision (REV=name in their case.txt)
-inline std::vector<std::string> rev_cases(const std::string &name)
+// the run bundles of an older ISA revision (REV=name in their case.txt): its isa/ folder, or
+// another set of its (isa-nan/)
+inline std::vector<std::string> rev_cases(const std::string &name, const std::string &set = "isa")
 {
-    return folders(vectors_dir() + "/rev-" + name + "/isa");
+    return folders(vectors_dir() + "/rev-" + name + "/" + set);
 }
 inline std::vector<std::string> bench_cases() { return folders(bench_dir()); }
 

@@ -1,8 +1,8 @@
 // Conformance: every case folder of the golden vectors (../shared/vectors/isa), of an older
-// ISA revision's (../shared/vectors/rev-<name>/isa, run under their REV=) and every benchmark
-// bundle (../shared/bench) must match the Python reference bit for bit: identical trace lines,
-// identical final-state hashes, expected errors of the same kind at the same instruction. The
-// vectors are read, never regenerated.
+// ISA revision's (../shared/vectors/rev-<name>/isa and isa-nan, run under their REV=) and
+// every benchmark bundle (../shared/bench) must match the Python reference bit for bit:
+// identical trace lines, identical final-state hashes, expected errors of the same kind at the
+// same instruction. The vectors are read, never regenerated.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -28,17 +28,23 @@ INSTANTIATE_TEST_SUITE_P(Isa, Golden, testing::ValuesIn(isa_cases()), case_name)
 INSTANTIATE_TEST_SUITE_P(Bench, Golden, testing::ValuesIn(bench_cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(RevAcf0c1c6, Golden, testing::ValuesIn(rev_cases("acf0c1c6")),
                          case_name);
+// NaN, infinite and signalling-NaN operands through copy, abs, max, min, fill, the reductions,
+// recip/rsqrt/exp2, arithmetic and MM, recorded from that revision's isasim.py
+INSTANTIATE_TEST_SUITE_P(RevAcf0c1c6Nan, Golden,
+                         testing::ValuesIn(rev_cases("acf0c1c6", "isa-nan")), case_name);
 
 // Zero cases checked is a failure, not a pass.
 TEST(GoldenSet, IsPresent)
 {
     size_t n = isa_cases().size(), nb = bench_cases().size(), nr = rev_cases("acf0c1c6").size();
+    size_t nn = rev_cases("acf0c1c6", "isa-nan").size();
     std::cout << "golden ISA cases: " << n << ", bench bundles: " << nb
-              << ", revision acf0c1c6 cases: " << nr << "\n";
+              << ", revision acf0c1c6 cases: " << nr << " (and " << nn << " with NaNs)\n";
     RecordProperty("isa_cases", static_cast<int>(n));
     EXPECT_GE(n, 100u) << "the golden vectors folder is missing or incomplete (OTPU_VECTORS)";
     EXPECT_GE(nb, 1u) << "the bench bundles are missing (OTPU_BENCH)";
     EXPECT_GE(nr, 9u) << "revision acf0c1c6's vectors are missing (OTPU_VECTORS/rev-acf0c1c6)";
+    EXPECT_GE(nn, 10u) << "revision acf0c1c6's NaN vectors are missing (rev-acf0c1c6/isa-nan)";
 }
 
 // A corrupted golden file must be caught: the checker itself can fail.

@@ -304,6 +304,79 @@ TEST(Revision, VopAndTheQuantizerUseTheRevisionsFunctions)
         EXPECT_NE(std::memcmp(results[0][f], results[1][f], sizeof results[0][f]), 0) << f;
 }
 
+// NaN operands through copy, fill, abs, max, min and the row maxima: the current revision keeps
+// a NaN's bits and orders by sign-magnitude bits (its fp32 vectors, ops 3, 4, 11, hold NaN
+// operands); acf0c1c6 makes every NaN 0x7FC00000 and orders it above every number (its
+// isasim.py and fp32.py; its golden bundles in rev-acf0c1c6/isa-nan). The expected bits are
+// written out here, not computed by the functions under test.
+TEST(Revision, NaNRulesOfEachRevision)
+{
+    const uint32_t N = 4;
+    // -NaN with a payload, 1, 2, -1 (the row max the two revisions disagree on); then a
+    // positive signalling NaN, -inf, +inf and a denormal
+    const uint32_t row0[N] = {0xFFC00001u, 0x3F800000u, 0x40000000u, 0xBF800000u};
+    const uint32_t row1[N] = {0x7FA00001u, 0xFF800000u, 0x7F800000u, 0x00000001u};
+    const uint32_t one = 0x3F800000u, qnan = OTPU_F32_QNAN;
+    struct Want {
+        uint32_t copy[2][N], abs[2][N], max1[2][N], min1[2][N], rmax[2], fill;
+    };
+    const Want want[OTPU_REV_COUNT] = {
+        // current: bits kept, -NaN below -inf, +NaN above +inf
+        {{{0xFFC00001u, one, 0x40000000u, 0xBF800000u},
+          {0x7FA00001u, 0xFF800000u, 0x7F800000u, 0}},
+         {{0x7FC00001u, one, 0x40000000u, one}, {0x7FA00001u, 0x7F800000u, 0x7F800000u, 0}},
+         {{one, one, 0x40000000u, one}, {0x7FA00001u, one, 0x7F800000u, one}},
+         {{0xFFC00001u, one, one, 0xBF800000u}, {one, 0xFF800000u, one, 0}},
+         {0x40000000u, 0x7FA00001u},
+         0xFFC00001u},
+        // acf0c1c6: every NaN canonical and the largest value
+        {{{qnan, one, 0x40000000u, 0xBF800000u}, {qnan, 0xFF800000u, 0x7F800000u, 0}},
+         {{qnan, one, 0x40000000u, one}, {qnan, 0x7F800000u, 0x7F800000u, 0}},
+         {{qnan, one, 0x40000000u, one}, {qnan, one, 0x7F800000u, one}},
+         {{one, one, one, 0xBF800000u}, {one, 0xFF800000u, one, 0}},
+         {qnan, qnan},
+         qnan},
+    };
+    for (int r = 0; r < OTPU_REV_COUNT; r++) {
+        SCOPED_TRACE(otpu_rev_name(static_cast<otpu_revision>(r)));
+        otpu_config cfg = otpu_config_default();
+        cfg.revision = static_cast<otpu_revision>(r);
+        otpu_error e;
+        otpu_machine *m = otpu_machine_new(&cfg, &e);
+        ASSERT_NE(m, nullptr) << e.msg;
+        uint32_t data[2 * N];
+        std::memcpy(data, row0, sizeof row0);
+        std::memcpy(data + N, row1, sizeof row1);
+        ASSERT_EQ(otpu_machine_load_dram(m, 0, 0, data, sizeof data, &e), 0) << e.msg;
+        // two rows of N at T[0] (row stride N); results at dst, row stride N
+        auto vop = [&](unsigned func, uint32_t dst, uint32_t imm) {
+            return ins(OTPU_OP_VOP, {dst, 0, 0, 2 | N << 16, N | N << 16,
+                                     func << 16 | uint32_t(OTPU_B_SCALAR) << 24, imm});
+        };
+        std::vector<uint32_t> p = words(
+            {ld(0, 0, 2 * N), vop(OTPU_V_COPY, 0x100, 0), vop(OTPU_V_ABS, 0x200, 0),
+             vop(OTPU_V_MAX, 0x300, one), vop(OTPU_V_MIN, 0x400, one),
+             ins(OTPU_OP_VOP, {0x500, 0, 0, 2 | N << 16, 1 | N << 16, OTPU_V_RMAX << 16, 0}),
+             vop(OTPU_V_FILL, 0x600, 0xFFC00001u), halt()});
+        ASSERT_EQ(otpu_machine_load_program(m, 0, p.data(), p.size(), &e), 0) << e.msg;
+        ASSERT_EQ(otpu_machine_run(m, 1000), 0) << otpu_machine_error(m)->msg;
+        otpu_slice_view v = otpu_machine_view(m, 0);
+        const Want &w = want[r];
+        for (uint32_t row = 0; row < 2; row++)
+            for (uint32_t c = 0; c < N; c++) {
+                SCOPED_TRACE(testing::Message() << "row " << row << " col " << c);
+                EXPECT_EQ(v.tmem[0x100 + row * N + c], w.copy[row][c]) << "copy";
+                EXPECT_EQ(v.tmem[0x200 + row * N + c], w.abs[row][c]) << "abs";
+                EXPECT_EQ(v.tmem[0x300 + row * N + c], w.max1[row][c]) << "max with 1";
+                EXPECT_EQ(v.tmem[0x400 + row * N + c], w.min1[row][c]) << "min with 1";
+                EXPECT_EQ(v.tmem[0x600 + row * N + c], w.fill) << "fill";
+            }
+        EXPECT_EQ(v.tmem[0x500], w.rmax[0]) << "row max of {-NaN, 1, 2, -1}";
+        EXPECT_EQ(v.tmem[0x501], w.rmax[1]) << "row max of {+sNaN, -inf, +inf, denormal}";
+        otpu_machine_free(m);
+    }
+}
+
 // ---------------------------------------------------------------- Config and bundles
 
 TEST(Revision, ConfigFieldsTheRevisionLacksMustBeZero)
