@@ -7,14 +7,21 @@
 
 #include "report_terms.h"
 
-/* The first word of a disassembly ("VOP", "MM", ...); "-" for none. */
+/* The instruction of a disassembly: its first word ("MM", "QST", ...), and for a VOP its
+ * function too ("VOP.abs"): VOP's functions are different instructions of different units of
+ * the VPU, and an RTL's known difference is often one function's; "-" for none. */
 static void opcode_of(const otpu_div_instr *i, int has, char *out, size_t n)
 {
-    size_t len = has ? strcspn(i->disasm, " ") : 0;
+    const char *s = has ? i->disasm : "";
+    size_t len = strcspn(s, " ");
+    if (len == 3 && !strncmp(s, "VOP", 3) && s[3] == ' ')
+        len += 1 + strcspn(s + 4, " ");
     if (!len || len >= n)
         len = 0;
-    memcpy(out, has ? i->disasm : "", len);
+    memcpy(out, s, len);
     out[len] = 0;
+    if (len > 3 && out[3] == ' ')
+        out[3] = '.';
     if (!len)
         snprintf(out, n, "-");
 }

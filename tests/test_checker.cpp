@@ -693,6 +693,10 @@ TEST(Report, SignatureNamesTheCauseNotTheOccurrence)
         otpu_signature sig;
         otpu_div_signature(d, &sig);
         std::string op(d->ins.disasm, strcspn(d->ins.disasm, " "));
+        if (op == "VOP") { // a VOP's function is part of its opcode: "VOP.add"
+            const char *fn = d->ins.disasm + 4;
+            op += "." + std::string(fn, strcspn(fn, " "));
+        }
         std::string unit = otpu_unit_name(static_cast<otpu_unit>(d->unit));
         // an MM's sum has one shape whatever its difference (checker/signature.c)
         std::string shape = unit == "MXU" ? "value" : "1-ulp";

@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "regress"))
-from otpu_regress import buckets, html, merge, report, results, suite  # noqa: E402
+from otpu_regress import buckets, html, merge, report, results, suite, waivers  # noqa: E402
 from otpu_regress.errors import UsageError  # noqa: E402
 from otpu_regress.number import number  # noqa: E402
 
@@ -154,7 +154,9 @@ class Targets:
             "results": ([seed("results.json")], self.results),
             "run-file": ([seed("run.json")], self.run_file),
             "results-lines": ([seed("results.jsonl")], self.results_lines),
+            "waivers": ([seed("waivers.toml")], self.waivers),
         }
+        self.night = results.parse_results(seed("results.json"), "results.json")
 
     def suite_file(self, text):
         path = os.path.join(self.tmp, "fuzz.suite")
@@ -191,7 +193,14 @@ class Targets:
     def results_lines(self, text):
         results.parse_lines(text, "results.jsonl")
 
-    def consume(self, run, tests):
+    def waivers(self, text):
+        """a waiver file, and what it does to the seed night's failures"""
+        found = waivers.parse(text, "waivers.toml")
+        run, tests = self.night
+        tests = [dict(t) for t in tests]
+        self.consume(run, tests, found)
+
+    def consume(self, run, tests, waiver_list=()):
         """what merge and the outputs do with accepted results"""
         index, count = results.shard_of(run["shard"] or "1/1")
         shard = types.SimpleNamespace(folder="f", run=run, tests=tests, planned=None,
@@ -202,10 +211,11 @@ class Targets:
             pass
         merged = merge.merged_run([shard], run["identity"], ["f"], self.out)
         buckets.assign(tests)  # (what finish does: lost tests get theirs, then the buckets)
+        applied = waivers.apply(waiver_list, tests)
         groups = buckets.group(tests)
         summary = report.summarize(merged, tests, None,
                                    {"new_failures": [], "fixed": [], "still_failing": []},
-                                   groups)
+                                   groups, applied)
         report.summary_text(summary)
         report.failure_lines(tests)
         path = os.path.join(self.out, "junit.xml")

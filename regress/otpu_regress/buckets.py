@@ -43,7 +43,7 @@ import time
 from types import SimpleNamespace
 from urllib.parse import quote
 
-from . import charts, files, outcome, places, procs, schema
+from . import charts, files, outcome, places, procs, schema, waivers
 from .repro import report_env, repro_sh
 from .schema import Invalid, integer, list_of, nullable, number, record, string
 from .text import one_line, visible
@@ -210,7 +210,7 @@ def group(tests):
                     "count": len(ts), "kind": min(kinds, key=lambda k: (-kinds[k], k)),
                     "tests": sorted(t["name"] for t in ts), "first_seen": None, "new": None,
                     "shrink": "", "command": min(ts, key=lambda t: t["name"])["command"],
-                    "repro": None})
+                    "repro": None, "waived": (ts[0].get("waived") or {}).get("id")})
     out.sort(key=lambda b: (-b["count"], b["key"]))
     for n, b in enumerate(out, 1):
         b["n"] = n
@@ -267,8 +267,9 @@ class Shrinker:
     --max-tries, each round starting from the last one's bundle, so that a budget spent part
     way keeps what was reduced)"""
 
-    def __init__(self, out, tools, jobs, budget, timeout, log, enabled=True):
+    def __init__(self, out, tools, jobs, budget, timeout, log, enabled=True, waivers=()):
         self.out, self.tools, self.jobs, self.budget = out, tools, jobs, budget
+        self.waivers = waivers
         self.timeout, self.log, self.enabled = timeout, log, enabled
         self.work = os.path.join(out, "work", "buckets")
         self.limit, self.running = max(1, jobs // 2), 0
@@ -288,6 +289,10 @@ class Shrinker:
                 return
             if not self.enabled:
                 self.why[key] = "not shrunk: bucket shrinking is off (--no-shrink-buckets)"
+                return
+            w = waivers.waiver_of(self.waivers, key)
+            if w:
+                self.why[key] = f"not shrunk: waived ({w['id']})"
                 return
             why = shrinkable(rec)
             if why:
@@ -502,7 +507,7 @@ BUCKET = record({"n": integer(1, 1 << 24), "key": string(MAX_KEY, printable=True
                  "first_seen": nullable(string(64, printable=True)),
                  "new": nullable(schema.one_of(True, False)),
                  "shrink": string(4096, printable=True), "command": string(1 << 20),
-                 "repro": nullable(_REPRO)})
+                 "repro": nullable(_REPRO)}, {"waived": nullable(string(64, printable=True))})
 BUCKETS_FILE = record({"schema": schema.one_of(BUCKETS_SCHEMA),
                        "buckets": list_of(BUCKET, 1 << 24)})
 
@@ -565,7 +570,8 @@ def text_lines(groups):
     for b in groups:
         new = " NEW tonight" if b["new"] else (f" (first seen {b['first_seen']})"
                                                if b["first_seen"] else "")
-        lines.append(f"  {b['n']}. {b['count']} x {b['key']}{new}")
+        waived = f" waived ({b['waived']})" if b.get("waived") else ""
+        lines.append(f"  {b['n']}. {b['count']} x {b['key']}{new}{waived}")
         lines.append(f"       {b['words']}")
         r = b["repro"]
         lines.append(f"       repro: {r['folder'] + '/bundle: ' if r else ''}{b['shrink']}")
@@ -634,13 +640,17 @@ def html_section(out_dir, summary):
         first = ('<span class="bad">new tonight</span>' if b.get("new") else
                  e(b.get("first_seen") or "\u2014") + (" (first recorded)" if b.get("new") is
                                                        None and b.get("first_seen") else ""))
+        if b.get("waived"):
+            first += f'<br><span class="waived">waived ({e(b["waived"])})</span>'
+
         members = "".join(f'<li><a href="#{e(quote("failure-" + n))}">{e(n)}</a></li>'
                           for n in b["tests"][:SHOWN_TESTS])
         more = len(b["tests"]) - SHOWN_TESTS
         swatch = (f'<span class="swatch" style="background:{charts.kind_colour(b["kind"])}">'
                   "</span>")
         rows.append(
-            f'<tr class="bucket failure-bucket" id="bucket-{b["n"]}" data-key="{e(b["key"])}">'
+            f'<tr class="bucket failure-bucket{" waived" if b.get("waived") else ""}" '
+            f'id="bucket-{b["n"]}" data-key="{e(b["key"])}">'
             f'<td class="num">{b["n"]}</td><td class="num">{b["count"]:,}</td>'
             f'<td class="message">{swatch}{e(b["words"])}<br><code>{e(b["key"])}</code></td>'
             f"<td>{first}</td>"

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from . import buckets, history, identity, places, procs, report, rounds, runner, suite
+from . import buckets, history, identity, places, procs, report, rounds, runner, suite, waivers
 from . import codecov
 from .errors import UsageError
 from .finish import finish
@@ -28,6 +28,10 @@ EPILOG = """exit status: 0 every test passed, 1 a test failed, 2 bad usage or ba
 The tools come from $OTPU_LOCKSTEP, $OTPU_RTL, $OTPU_GEN, $OTPU_COV, $OTPU_SHRINK, else from
 the build this launcher belongs to. Suite files: ci/nightly.suite; the format is in the
 README ("Nightly regression"). Numbers: decimal without leading zeros, or hex with 0x."""
+WAIVERS_HELP = ("the known differences (a TOML file of [[waiver]] tables: id, signature, why, "
+                "link; regress/README.md, 'Waivers'): a failure whose bucket matches one is "
+                "'waived' (skipped in junit.xml, apart on the page, not failing the run); a "
+                "waiver that matches nothing is reported as stale")
 MAX_JOBS, MAX_TIMEOUT, MAX_SHARDS, MAX_TASKS = 1024, 7 * 24 * 3600, 100000, 1000
 
 
@@ -64,6 +68,7 @@ def cmd_run(a, log):
     cc_tools = codecov.tools() if a.code_coverage else None  # (verilator_coverage, genhtml)
     out = os.path.abspath(a.out)
     tests = suite.load(a.suites, os.path.join(out, "bundles"))
+    a.waiver_list = waivers.load(a.waivers)
     ident = identity.of(tests, tools)
     places.claim(out)
     db = history.connect(a.db) if a.db else None
@@ -81,7 +86,7 @@ def cmd_run(a, log):
     jl = open(os.path.join(out, "results.jsonl"), "w")
     # each bucket's first shrinkable failure shrunk while the other tests run (buckets.py)
     shrinker = buckets.Shrinker(out, tools, a.jobs, a.shrink_time, a.timeout, log,
-                                enabled=a.shrink_buckets)
+                                enabled=a.shrink_buckets, waivers=a.waiver_list)
 
     def run_round(round_tests):
         names.extend(t.name for t in round_tests)
@@ -112,7 +117,7 @@ def cmd_run(a, log):
     run["wall_time"] = time.monotonic() - t0
     covs = [runner.coverage_path(out, t["name"]) for t in results] if a.coverage else []
     return finish(out, run, results, db, tools["cov"], covs, log, code_cov=a.code_cov,
-                  shrinker=shrinker)
+                  shrinker=shrinker, waiver_list=a.waiver_list)
 
 
 def cmd_history(a, log):
@@ -123,9 +128,10 @@ def cmd_history(a, log):
 def cmd_merge(a, log):
     tools = tools_from_env(("cov",))
     out = os.path.abspath(a.out)
+    waiver_list = waivers.load(a.waivers)
     places.claim(out)
     db = history.connect(a.db) if a.db else None
-    return merge_dirs(a.dirs, out, db, log, tools)
+    return merge_dirs(a.dirs, out, db, log, tools, waiver_list=waiver_list)
 
 
 def count(what, lo, hi):
@@ -221,6 +227,7 @@ def parser():
     r.add_argument("--budget", type=count("--budget", 1, MAX_TIMEOUT),
                    help="with --rounds: start no round the wall-clock SECONDS left would not "
                    "hold (judged by the last round's time)")
+    r.add_argument("--waivers", metavar="FILE", help=WAIVERS_HELP)
     h = sub.add_parser("history", help="new failures, fixes, still failing, flaky tests; the "
                        "latest run's failure buckets: new, back and gone")
     h.add_argument("--db", default="regress.db")
@@ -231,6 +238,7 @@ def parser():
     m.add_argument("dirs", nargs="+", metavar="DIR")
     m.add_argument("--out", required=True)
     m.add_argument("--db", help="history database (default regress.db beside --out; 'none')")
+    m.add_argument("--waivers", metavar="FILE", help=WAIVERS_HELP)
     return p
 
 

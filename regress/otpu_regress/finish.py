@@ -4,16 +4,19 @@ written, one summary on the log."""
 import os
 import shutil
 
-from . import buckets, coverage, history, html, report
+from . import buckets, coverage, history, html, report, waivers
 
 
-def finish(out, run, tests, db, cov_tool, cov_files, log, *, code_cov=None, shrinker=None):
+def finish(out, run, tests, db, cov_tool, cov_files, log, *, code_cov=None, shrinker=None,
+           waiver_list=()):
     """coverage, history (db: an open history database, or None), the files and the page of a
     run (or of merged shards); the run's exit status. code_cov: the RTL code coverage to write
     (codecov.Night or codecov.Shards), or None. shrinker: the run's buckets.Shrinker (a merge
-    takes its shards' shrunk repros)"""
+    takes its shards' shrunk repros); waiver_list: the waivers (waivers.py) to apply, which
+    decide the exit status: 0 when every failure is waived"""
     tests = sorted(tests, key=lambda t: t["name"])
     buckets.assign(tests)
+    applied = waivers.apply(waiver_list, tests)
     cov = coverage.of(cov_tool, cov_files, out, log)
     now = {t["name"]: (t["status"], t["kind"]) for t in tests}
     changes = history.changes(db, now, history.last_run(db)) if db else \
@@ -21,7 +24,7 @@ def finish(out, run, tests, db, cov_tool, cov_files, log, *, code_cov=None, shri
     groups = buckets.group(tests)
     buckets.settle(out, run, groups, shrinker, log)
     changes.update(buckets.changes(db, groups, run["started"]))
-    summary = report.summarize(run, tests, cov, changes, groups)
+    summary = report.summarize(run, tests, cov, changes, groups, applied)
     buckets.write(out, groups)
     summary["code_coverage"] = code_cov.write(out, tests, log) if code_cov else None
     report.write_all(out, run, tests, summary)

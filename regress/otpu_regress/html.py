@@ -44,6 +44,8 @@ td.name, td.kind, td.location { white-space: nowrap; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
 .clean { color: #060; font-weight: bold; }
 .bad { color: #b00; font-weight: bold; }
+.waived { color: #865; font-weight: bold; }
+tr.failure.waived td, tr.bucket.waived td { background: #f7f4ee; }
 code { font-size: 13px; }
 """ + charts.CSS
 
@@ -84,7 +86,9 @@ def _kind(kind):
 
 def _head(summary):
     run = summary.get("run") or {}
-    title = (f"otpu-regress: {summary.get('failed', 0):,} failed of {summary.get('tests', 0):,}"
+    title = (f"otpu-regress: {summary.get('failed', 0):,} failed" +
+             (f", {summary.get('waived', 0):,} waived" if summary.get("waivers") else "") +
+             f" of {summary.get('tests', 0):,}"
              f" ({run.get('started') or 'unknown start'})")
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{_e(title)}</title><style>{CSS}</style></head><body>"
@@ -116,6 +120,9 @@ def _totals(summary):
         ("passed", _e(_count(summary.get("passed")))),
         ("failed", f'<span class="{"bad" if failed else "clean"}">{_e(_count(failed))}</span>'),
     ]
+    if summary.get("waivers"):
+        pairs.append(("waived", f'<span class="waived">{_e(_count(summary.get("waived")))}'
+                                "</span> (known differences: Waivers below)"))
     by_kind = (summary.get("by_kind") or {}).items()
     pairs.append(("by kind", " &middot; ".join(f"{_kind(k)} {_e(_count(n))}" for k, n in by_kind)
                   or NONE))
@@ -206,12 +213,14 @@ def _message(test, div):
 
 def _failure_row(out_dir, test):
     div = test.get("divergence")
-    cells = [f'<td class="name">{_e(test["name"])}</td>',
+    w = test.get("waived")
+    waived = f'<br><span class="waived">waived ({_e(w["id"])})</span>' if w else ""
+    cells = [f'<td class="name">{_e(test["name"])}{waived}</td>',
              f'<td class="kind">{_kind(test.get("kind"))}</td>',
              f"<td>{_instruction(div)}</td>", f'<td class="location">{_location(div)}</td>',
              f'<td class="message">{_e(_message(test, div))}</td>',
              f"<td>{_links(out_dir, test.get('repro'))}</td>"]
-    return (f'<tr class="failure" id="{_e(_anchor(test["name"]))}" '
+    return (f'<tr class="failure{" waived" if w else ""}" id="{_e(_anchor(test["name"]))}" '
             f'data-name="{_e(test["name"])}">' + "".join(cells) + "</tr>")
 
 
@@ -224,6 +233,26 @@ def _failures(out_dir, failed):
     return (f"<h2>Failures ({len(failed):,})</h2>"
             f'<table id="failures" class="tests"><thead><tr>{head}</tr></thead>'
             f"<tbody>{rows}</tbody></table>")
+
+
+def _waivers(summary):
+    """the waivers of the run: what each waives, why, its write-up, how many failures it
+    matched; a stale one (it matched none) said so"""
+    ws = summary.get("waivers") or []
+    if not ws:
+        return ""
+    rows = "".join(
+        f'<tr class="waiver" data-id="{_e(w["id"])}"><td>{_e(w["id"])}</td>'
+        f'<td><code>{_e(w["signature"])}</code></td><td class="message">{_e(w["why"])}</td>'
+        f'<td class="message">{_e(w["link"])}</td><td class="num">'
+        + ('<span class="bad">stale: matched nothing</span>' if w["stale"] else
+           _e(_count(w["matched"]))) + "</td></tr>" for w in ws)
+    head = "".join(f"<th>{h}</th>" for h in ("waiver", "signature", "why", "write-up",
+                                               "waived tonight"))
+    return (f"<h2>Waivers ({len(ws):,})</h2><p>Known differences: a failure whose signature "
+            "one of these matches is waived (it does not fail the run; junit.xml skips it "
+            "with the reason). A failure none matches is new.</p>"
+            f'<table id="waivers"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
 
 
 def _name_list(names, linked):
@@ -351,6 +380,7 @@ def render_index(out_dir, summary, tests, history_runs):
         buckets.html_section(out_dir, summary),  # the failures by signature, first
         _run_facts(summary.get("run") or {}),
         _totals(summary),
+        _waivers(summary),
         _rounds(summary.get("run") or {}),
         codecov.html_section(summary.get("code_coverage")),
         _holes(summary.get("coverage")),

@@ -117,7 +117,7 @@ def ended_early(s):
 
 
 def merge_dirs(dirs, out, db, log, tools=None, missing=(), accounted=(), expect=None,
-               why=ended_early):
+               why=ended_early, waiver_list=()):
     """merge the shard folders into out (db: an open history database or None); missing:
     failure records of the tests of the shards in accounted, which left no folder; expect:
     the identity every shard must have; why: gather's. Nothing in out changes unless every
@@ -139,4 +139,5 @@ def merge_dirs(dirs, out, db, log, tools=None, missing=(), accounted=(), expect=
     places.clear(out)
     copy_repros(shards, out)
     return finish(out, merged_run(shards, ident, list(dirs), out), tests, db, tools["cov"],
-                  covs, log, code_cov=code_cov if code_cov.inputs else None)
+                  covs, log, code_cov=code_cov if code_cov.inputs else None,
+                  waiver_list=waiver_list)

@@ -6,18 +6,21 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from . import buckets, codecov
+from . import buckets, codecov, waivers
 from .outcome import KINDS
 from .results import SCHEMA
 from .text import visible
 
 
-def summarize(run, tests, coverage, changes, groups=()):
-    """SUMMARY of regress/README.md (groups: the failures' buckets, buckets.group's, first)"""
-    failed = [t for t in tests if t["status"] != "pass"]
+def summarize(run, tests, coverage, changes, groups=(), applied=()):
+    """SUMMARY of regress/README.md (groups: the failures' buckets, buckets.group's, first;
+    applied: the waivers as waivers.apply returns them). "failed" counts the failures no
+    waiver matched, "waived" the others"""
+    failed = waivers.failed(tests)
+    passed = sum(t["status"] == "pass" for t in tests)
     return {"schema": "otpu-regress/summary/2", "buckets": list(groups), "run": run,
-            "tests": len(tests),
-            "passed": len(tests) - len(failed), "failed": len(failed),
+            "tests": len(tests), "passed": passed, "failed": len(failed),
+            "waived": len(tests) - passed - len(failed), "waivers": list(applied),
             "by_kind": {k: sum(1 for t in failed if t["kind"] == k) for k in KINDS},
             "instructions": sum(t["instructions"] or 0 for t in tests),
             "cycles": sum(t["cycles"] or 0 for t in tests),
@@ -27,22 +30,31 @@ def summarize(run, tests, coverage, changes, groups=()):
 
 
 def write_junit(path, run, tests):
+    def failing(ts):
+        return str(len(waivers.failed(ts)))
+
+    def waived(ts):
+        return str(sum(bool(t.get("waived")) for t in ts))
     root = ET.Element("testsuites", name="otpu-regress", tests=str(len(tests)),
-                      failures=str(sum(t["status"] != "pass" for t in tests)), errors="0",
+                      failures=failing(tests), errors="0", skipped=waived(tests),
                       time=f"{run['wall_time']:.3f}", timestamp=visible(run["started"]))
     suites = {}
     for t in tests:
         suites.setdefault(t["suite"], []).append(t)
     for name, members in suites.items():
         ts = ET.SubElement(root, "testsuite", name=visible(name), tests=str(len(members)),
-                           failures=str(sum(t["status"] != "pass" for t in members)),
-                           errors="0", skipped="0",
+                           failures=failing(members), errors="0", skipped=waived(members),
                            time=f"{sum(t['time'] for t in members):.3f}",
                            timestamp=visible(run["started"]), hostname=visible(run["host"]))
         for t in members:
             tc = ET.SubElement(ts, "testcase", name=visible(t["bundle"]), classname=visible(name),
                                time=f"{t['time']:.3f}")
-            if t["status"] != "pass":
+            w = t.get("waived")
+            if w:  # a known difference: skipped, with the waiver's reason
+                ET.SubElement(tc, "skipped", message=visible(
+                    f"waived ({w['id']}): {w['why']} ({w['link']})")).text = visible(
+                    f"bucket: {t['bucket']['key']}\n{t['kind']}: {t['message']}\n")
+            elif t["status"] != "pass":
                 key = (t.get("bucket") or {}).get("key", "-")
                 f = ET.SubElement(tc, "failure", message=visible(f"[{key}] {t['message']}"),
                                   type=t["kind"])
@@ -57,10 +69,16 @@ def write_junit(path, run, tests):
 
 def summary_text(s):
     r = s["run"]
-    lines = [f"otpu-regress: {s['tests']} tests, {s['passed']} passed, {s['failed']} failed "
-             f"in {r['wall_time']:.1f} s (-j {r['jobs']}" +
+    lines = [f"otpu-regress: {s['tests']} tests, {s['passed']} passed, {s['failed']} failed" +
+             (f", {s['waived']} waived" if s.get("waivers") else "") +
+             f" in {r['wall_time']:.1f} s (-j {r['jobs']}" +
              (f", shard {r['shard']}" if r.get("shard") else "") + ")"]
     lines += buckets.text_lines(s.get("buckets") or [])  # the buckets first (buckets.py)
+    if s.get("waivers"):
+        stale = sum(w["stale"] for w in s["waivers"])
+        lines.append(f"waivers: {len(s['waivers'])}, {s['waived']} failures waived, "
+                     f"{stale} stale")
+        lines += waivers.text_lines(s["waivers"])
     lines += ["failures by kind: " + ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()),
               f"checked: {s['instructions']} instructions, {s['cycles']} cycles"]
     if s["coverage"]:
@@ -91,7 +109,9 @@ def round_line(x):
 
 
 def failure_lines(tests):
-    return [visible(f"FAIL {t['name']}: {t['kind']}: {t['message']}" +
+    return [visible(("WAIVED" if t.get("waived") else "FAIL") +
+                    f" {t['name']}: {t['kind']}: {t['message']}" +
+                    (f" [waiver {t['waived']['id']}]" if t.get("waived") else "") +
                     (f" (repro: {t['repro']}/repro.sh)" if t["repro"] else ""))
             for t in tests if t["status"] != "pass"]
 

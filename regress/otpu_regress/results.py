@@ -72,7 +72,10 @@ _TEST = record({
     "input_hash": string(64, test=lambda s: not s or HEX64.fullmatch(s),
                          want="a sha256 in hex, or empty"),
     "bucket": nullable(TEST_BUCKET)},
-    {"served": one_of(True, False)})
+    {"served": one_of(True, False),
+     # the waiver (waivers.py) that matched this failure
+     "waived": record({"id": string(64, printable=True), "why": string(4096, printable=True),
+                       "link": string(4096, printable=True)})})
 
 
 def check_test(t, where):
@@ -83,6 +86,8 @@ def check_test(t, where):
         raise Invalid(f"{where}: status {t['status']} with kind {t['kind']}")
     if (t["status"] == "pass") != (t["bucket"] is None):
         raise Invalid(f"{where}: status {t['status']} with bucket {t['bucket']}")
+    if t["status"] == "pass" and "waived" in t:
+        raise Invalid(f"{where}: a pass with a waiver")
     if t["repro"] not in (None, "repro/" + safe_name(t["name"])):
         raise Invalid(f"{where}.repro: not this test's repro folder")
     return t

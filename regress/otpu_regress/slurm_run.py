@@ -20,7 +20,8 @@ def shard_command(a, out):
         ([] if a.coverage else ["--no-coverage"]) + ["--shrink-time", str(a.shrink_time)] + \
         ([] if a.shrink_buckets else ["--no-shrink-buckets"]) + \
         (["--code-coverage"] if a.code_coverage else []) + \
-        ([] if a.fork_server else ["--no-fork-server"])
+        ([] if a.fork_server else ["--no-fork-server"]) + \
+        (["--waivers", os.path.abspath(a.waivers)] if a.waivers else [])
     return lambda i: base + ["--shard", f"{i}/{a.tasks}", "--out",
                              os.path.join(out, f"shard-{i}")]
 
@@ -52,4 +53,4 @@ def run_on_slurm(a, tests, tools, out, ident, db, log):
             missing += lost(suite.shard(tests, i, n), i, n, why[i], tools)
     return merge_dirs(dirs, out, db, log, tools, missing, accounted, ident,
                       lambda s: f"the Slurm task of shard {s.index}/{n} {why[s.index]} before "
-                                "this test had a result")
+                                "this test had a result", a.waiver_list)
