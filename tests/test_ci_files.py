@@ -10,6 +10,9 @@ Checks the ci/ files of issue 12 without running a regression:
   - .github/workflows/nightly.yml and .gitlab-ci.yml parse (python3-yaml) and have the shard
     job, the merge job and the artifacts of the design;
   - ci/slurm/nightly.sbatch is an array job running otpu-regress with --shard;
+  - ci/opentpu.suite is generated programs of revision acf0c1c6 at 1, 2 and 4 slices, and
+    ci/opentpu-acf0c1c6.waivers reads as otpu-regress reads it, one waiver per difference
+    docs/opentpu.md documents;
   - every project path a command names exists in the source tree or is built by meson.
 Each failed check is one line; exit status 1 if any failed.
 """
@@ -94,7 +97,7 @@ def parse_gen(e, families, keys):
     """gen:FAMILY:seed=N:count=K[:KEY=VALUE...] -> dict, or None after a failure line"""
     parts = e["source"].split(":")
     g = {"family": parts[1] if len(parts) > 1 else "", "seed": None, "count": None,
-         "overrides": []}
+         "overrides": [], "rev": None}
     ok = True
     if g["family"] not in families:
         fail(f"{e['where']}: family '{g['family']}' is not one otpu-gen --help lists "
@@ -111,6 +114,8 @@ def parse_gen(e, families, keys):
                 g[k] = int(v)
         elif k in keys and re.fullmatch(r"\d+|0x[0-9a-fA-F]+", v):
             g["overrides"].append(p)
+        elif k == "rev" and re.fullmatch(r"[a-z0-9]{1,40}", v):
+            g["rev"] = v
         else:
             fail(f"{e['where']}: '{p}' is neither seed=, count= nor a Config KEY=VALUE "
                  "otpu-gen knows")
@@ -151,7 +156,8 @@ def bundles_in(folder):
 def check_gen_writes(otpu_gen, e, g, tmp):
     """otpu-gen accepts the entry (family, seed, overrides): its first bundle is written"""
     out = os.path.join(tmp, f"g{len(os.listdir(tmp))}")
-    cmd = [otpu_gen, g["family"], "--seed", str(g["seed"]), "--count", "1", "--out", out]
+    cmd = [otpu_gen, g["family"], "--seed", str(g["seed"]), "--count", "1", "--out", out] + \
+        (["--rev", g["rev"]] if g["rev"] else [])
     r = subprocess.run(cmd + g["overrides"], capture_output=True, text=True, timeout=120)
     first = os.path.join(out, f"{g['family']}-{g['seed']}-0000", "case.txt")
     if r.returncode != 0 or not os.path.isfile(first):
@@ -178,6 +184,7 @@ def check_suite(rel, root, variables, otpu_gen, families, keys, tmp):
             fig["generated"] += g["count"]
             fig["families"].add(g["family"])
             fig["configs"].add(tuple(sorted(g["overrides"])))
+            fig.setdefault("revs", set()).add(g["rev"])
             entry = e["name"] or "-".join([f"gen-{g['family']}-seed{g['seed']}"] +
                                           [o.replace("=", "-") for o in g["overrides"]])
             tests = [f"{g['family']}-{g['seed']}-{i:04d}" for i in range(g["count"])]
@@ -492,6 +499,32 @@ def check_sbatch(root):
         fail(f"{rel}: bash -n: {' '.join(r.stderr.split())}")
 
 
+def check_opentpu(root, fig):
+    """ci/opentpu.suite: generated programs of revision acf0c1c6 only, at 1, 2 and 4 slices;
+    ci/opentpu-acf0c1c6.waivers reads as otpu-regress reads it, one waiver per documented
+    difference"""
+    if fig["bundles"]:
+        fail("ci/opentpu.suite: a folder entry (the night is generated programs of acf0c1c6)")
+    slices = {dict(o.split("=") for o in c).get("S", "1") for c in fig["configs"]}
+    if fig.get("revs") != {"acf0c1c6"}:
+        fail(f"ci/opentpu.suite: revisions {fig.get('revs')}, not acf0c1c6 alone")
+    if slices != {"1", "2", "4"}:
+        fail(f"ci/opentpu.suite: slice counts {sorted(slices)}, not 1, 2 and 4")
+    sys.path.insert(0, os.path.join(root, "regress"))
+    from otpu_regress import errors, waivers
+    try:
+        ws = waivers.load(os.path.join(root, "ci", "opentpu-acf0c1c6.waivers"))
+    except errors.UsageError as e:
+        fail(f"ci/opentpu-acf0c1c6.waivers: {e}")
+        return
+    with open(os.path.join(root, "docs", "opentpu.md")) as f:
+        doc = f.read()
+    found = re.findall(r"^([0-9])\. \*\*", doc.split("## What lockstep found", 1)[-1], re.M)
+    if len(ws) != len(found):
+        fail(f"ci/opentpu-acf0c1c6.waivers: {len(ws)} waivers, docs/opentpu.md documents "
+             f"{len(found)} differences")
+
+
 def main():
     if len(sys.argv) != 5:
         print("usage: test_ci_files.py SOURCE_ROOT VECTORS_DIR BENCH_DIR OTPU_GEN",
@@ -507,6 +540,8 @@ def main():
         smoke = check_suite("ci/smoke.suite", root, variables, otpu_gen, families, keys, tmp)
         directed = check_suite("ci/directed.suite", root, variables, otpu_gen, families, keys,
                                tmp)
+        opentpu = check_suite("ci/opentpu.suite", root, variables, otpu_gen, families, keys, tmp)
+    check_opentpu(root, opentpu)
     for fam in sorted(families - directed["families"]):
         fail(f"ci/directed.suite: no gen entry of family '{fam}'")
     if directed["bundles"]:
@@ -516,7 +551,8 @@ def main():
     check_github(root)
     check_gitlab(root)
     check_sbatch(root)
-    for label, fig in (("nightly", night), ("smoke", smoke), ("directed", directed)):
+    for label, fig in (("nightly", night), ("smoke", smoke), ("directed", directed),
+                       ("opentpu", opentpu)):
         print(f"ci-files: {label}: {fig['entries']} entries, {fig['tests']} tests "
               f"({len(fig['bundles'])} bundles, {fig['generated']} generated in "
               f"{len(fig['families'])} families, {len(fig['configs'])} sets of Config overrides)")

@@ -7,10 +7,11 @@ planted by plusargs (a VPU bit flip and a dropped DMA write) stand for two known
 (2) A night with a waiver for the VPU fault only and one that matches nothing: the VPU
     failure is waived (results.json, JUnit skipped with the reason, the page, not shrunk), the
     DMA one is new and fails the run (exit 1), the unused waiver is reported stale.
-(3) Waivers (one a * pattern) for both: the run passes (exit 0) with 2 waived, none stale.
+(3) Waivers (one a list of two signatures, one of them a * pattern) for both: the run passes (exit 0) with 2 waived, none stale.
 (4) Two shards run without waivers, merged with them: the same verdict as one run.
 
 usage: test_regress_waivers.py OTPU_REGRESS VECTORS_ISA WORK"""
+import json
 import os
 import re
 import shutil
@@ -33,8 +34,9 @@ def write(path, text, mode="w"):
 
 
 def waivers(name, *entries):
-    body = "".join(f'[[waiver]]\nid = "{i}"\nsignature = "{s}"\nwhy = "{w}"\nlink = "{ln}"\n\n'
-                   for i, s, w, ln in entries)
+    """a waiver file of (id, signature or [signatures], why, link)"""
+    body = "".join(f'[[waiver]]\nid = "{i}"\nsignature = {json.dumps(s)}\nwhy = "{w}"\n'
+                   f'link = "{ln}"\n\n' for i, s, w, ln in entries)
     return write(os.path.join(WORK, name), body)
 
 
@@ -72,6 +74,10 @@ def bad_input():
         ("empty-why", ok.replace('why = "w"', 'why = " "'), "'why' must be a non-empty"),
         ("control-why", ok.replace('why = "w"', 'why = "a\\u001b[2Jb"'), "'why'"),
         ("number-link", ok.replace('link = "l"', "link = 3"), "'link' must be a non-empty"),
+        ("empty-list", ok.replace('"wrong-value/VPU/VOP/TMEM/*"', "[]"),
+         "'signature' must be a non-empty"),
+        ("list-bad-key", ok.replace('"wrong-value/VPU/VOP/TMEM/*"', '["a/b", "a b"]'),
+         "'a b' is not a bucket key"),
     ]
     for name, text, words in rows:
         path = text if isinstance(text, str) and text.startswith("/") else \
@@ -137,7 +143,8 @@ def one_waived(key):
 
 def all_waived(key):
     glob = "/".join(key["dma"].split("/")[:2] + ["*"] * (len(key["dma"].split("/")) - 2))
-    w = waivers("all.toml", ("vpu-flip", key["vpu"], "VPU", "a"), ("dma-drop", glob, "DMA", "b"))
+    w = waivers("all.toml", ("vpu-flip", key["vpu"], "VPU", "a"),
+                ("dma-drop", ["stray-write/MXU/MM/TMEM/-", glob], "DMA", "b"))
     night("all", "--waivers", w, expect=0)
     s = load(os.path.join(WORK, "all"), "summary.json")
     check(s["failed"] == 0 and s["waived"] == 2 and not any(x["stale"] for x in s["waivers"]),

@@ -4,11 +4,12 @@ tomllib), one table per known difference:
 
     [[waiver]]
     id = "quant-nan-group"                       # [A-Za-z0-9_.-], unique in the file
-    signature = "wrong-value/VPU/QACT/ACT/*"     # a bucket key; * in a part: any characters
+    signature = "wrong-value/QUANT/QACT/ACT/*"   # a bucket key; * in a part: any characters
+    # (or a list of them, when one difference shows under several: ["...", "..."])
     why = "the RTL writes +127 where isasim.py's NaN-to-int8 cast gives 0"
     link = "docs/opentpu.md#what-lockstep-found"
 
-A failure whose bucket key matches a waiver's signature (the first such waiver in the file) is
+A failure whose bucket key matches one of a waiver's signatures (the first such waiver in the file) is
 waived: it keeps its kind and report, is counted apart from the failures, is skipped (with the
 waiver's reason) in junit.xml and does not make the night fail. A waiver that matches no
 failure of the night is stale and is reported as such. The file is read whole and checked
@@ -22,6 +23,7 @@ from .text import visible
 
 MAX_BYTES = 1 << 20          # a waiver file
 MAX_WAIVERS = 1000
+MAX_SIGNATURES = 64          # of one waiver
 MAX_WHY = 2000               # characters of why and of link
 ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # a signature: a bucket key (buckets.KEY) whose parts may hold *
@@ -30,9 +32,10 @@ SIGNATURE = re.compile(rf"{SIG_PART}(?:/{SIG_PART}){{1,7}}")
 FIELDS = ("id", "signature", "why", "link")
 
 
-def _pattern(signature):
-    """the regular expression of a signature: * matches any characters of one part"""
-    return re.compile("[^/]*".join(re.escape(s) for s in signature.split("*")))
+def _pattern(signatures):
+    """the regular expression of a list of signatures: * matches any characters of one part"""
+    return re.compile("|".join("[^/]*".join(re.escape(s) for s in sig.split("*"))
+                               for sig in signatures))
 
 
 def _text(w, field, where, limit, check=None, want=""):
@@ -71,9 +74,12 @@ def parse(text, name):
         if wid in seen:
             raise UsageError(f"{where}: a second waiver with id '{wid}'")
         seen.add(wid)
-        sig = _text(w, "signature", where, 159, SIGNATURE.fullmatch,
-                    "a bucket key KIND/UNIT/... (parts of [A-Za-z0-9_.+?-] and *)")
-        out.append({"id": wid, "signature": sig, "match": _pattern(sig),
+        sigs = w.get("signature")
+        sigs = sigs if isinstance(sigs, list) and 0 < len(sigs) <= MAX_SIGNATURES else [sigs]
+        sigs = [_text({"signature": s}, "signature", where, 159, SIGNATURE.fullmatch,
+                      "a bucket key KIND/UNIT/... (parts of [A-Za-z0-9_.+?-] and *)")
+                for s in sigs]
+        out.append({"id": wid, "signature": " | ".join(sigs), "match": _pattern(sigs),
                     "why": _text(w, "why", where, MAX_WHY),
                     "link": _text(w, "link", where, MAX_WHY)})
     return out
