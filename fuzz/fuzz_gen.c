@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         otpu_config_check(&cfg, err, sizeof err) || (f->refuses && f->refuses(&cfg)))
         return 0;
     otpu_bundle b;
-    if (otpu_gen_bundle(f, seed, index, variant, &cfg, &b, NULL, err, sizeof err))
+    gen_data kind = variant & 2 ? GEN_DATA_FINITE : GEN_DATA_ALL; /* both kinds of data */
+    if (otpu_gen_bundle(f, seed, index, variant, kind, &cfg, &b, NULL, err, sizeof err))
         return 0;
     /* what it wrote is what the model does */
     otpu_error e;

@@ -8,10 +8,19 @@ static uint32_t f32(uint32_t sign, uint32_t exp, uint32_t mant)
     return sign << 31 | (exp & 0xFF) << 23 | (mant & 0x7FFFFF);
 }
 
-uint32_t gen_f32_edge(gen_rng *r)
+/* the edge values GEN_DATA_FINITE leaves out (gen_f32_edge's cases) */
+static int not_finite_enough(unsigned pick)
+{
+    return pick == 3 || pick == 4 || pick == 5 || pick == 9 || pick == 11 || pick == 12;
+}
+
+uint32_t gen_f32_edge(gen_rng *r, gen_data data)
 {
     uint32_t s = gen_rng_u32(r) & 1, m = gen_rng_u32(r) & 0x7FFFFF;
-    switch (gen_rng_below(r, 16)) {
+    unsigned pick = (unsigned)gen_rng_below(r, 16);
+    if (data == GEN_DATA_FINITE && not_finite_enough(pick))
+        pick = 15;
+    switch (pick) {
     case 0: return f32(s, 0, 0);                        /* +-0 */
     case 1: return f32(s, 0, m | 1);                    /* a subnormal: flushes */
     case 2: return f32(s, 1, gen_rng_below(r, 4));      /* the smallest normals */
@@ -36,10 +45,10 @@ uint32_t gen_f32_edge(gen_rng *r)
     }
 }
 
-uint32_t gen_f32(gen_rng *r, unsigned edge_pct)
+uint32_t gen_f32(gen_rng *r, unsigned edge_pct, gen_data data)
 {
     if (gen_rng_chance(r, edge_pct))
-        return gen_f32_edge(r);
+        return gen_f32_edge(r, data);
     uint32_t s = gen_rng_u32(r) & 1;
     if (gen_rng_chance(r, 20)) { /* a small integer or a half: ties in every rounding */
         float v = (float)((int)gen_rng_below(r, 511) - 255) * 0.5f;
@@ -61,7 +70,7 @@ enum { RUN_PLAIN, RUN_Q8_TIE, RUN_ONE_MAGNITUDE, RUN_NEAR_TIE, RUN_CANCEL, RUN_T
 
 /* the k-th word of a run of kind `kind` (state: the run's sign and magnitude) */
 static uint32_t run_word(gen_rng *r, unsigned kind, size_t k, uint32_t sign, uint32_t mag,
-                         unsigned edge_pct)
+                         unsigned edge_pct, gen_data data)
 {
     switch (kind) {
     case RUN_Q8_TIE: { /* 127 every 16 words (in every block), else k + 0.5, random signs */
@@ -77,11 +86,11 @@ static uint32_t run_word(gen_rng *r, unsigned kind, size_t k, uint32_t sign, uin
         return k % 2 ? (mag ^ 0x80000000u) + 1 : mag;
     case RUN_TINY: /* zeros, one tiny value (2^-126 .. 2^-122) in every 32 */
         return k % 32 == 7 ? f32(sign & 1, 1 + (uint32_t)gen_rng_below(r, 4), gen_rng_u32(r)) : 0;
-    default: return gen_f32(r, edge_pct);
+    default: return gen_f32(r, edge_pct, data);
     }
 }
 
-void gen_fill_words(gen_rng *r, uint8_t *p, size_t n, unsigned edge_pct)
+void gen_fill_words(gen_rng *r, uint8_t *p, size_t n, unsigned edge_pct, gen_data data)
 {
     static const unsigned pct[RUNS] = {64, 12, 10, 6, 6, 2}; /* of the runs */
     for (size_t i = 0; i < n;) {
@@ -94,11 +103,13 @@ void gen_fill_words(gen_rng *r, uint8_t *p, size_t n, unsigned edge_pct)
                                     : 1 + (size_t)gen_rng_below(r, 64);
         if (run > n - i)
             run = n - i;
-        uint32_t sign = (uint32_t)gen_rng_below(r, 3), mag = gen_f32(r, 0) & 0x7FFFFFFFu;
+        if (kind == RUN_TINY && data == GEN_DATA_FINITE)
+            kind = RUN_PLAIN; /* (its length drawn: the draws stay the same) */
+        uint32_t sign = (uint32_t)gen_rng_below(r, 3), mag = gen_f32(r, 0, data) & 0x7FFFFFFFu;
         if (kind == RUN_CANCEL)
             mag = f32(sign & 1, 127 + (uint32_t)gen_rng_below(r, 8), gen_rng_u32(r) | 1);
         for (size_t k = 0; k < run; k++, i++)
-            put32(p + 4 * i, run_word(r, kind, k, sign, mag, edge_pct));
+            put32(p + 4 * i, run_word(r, kind, k, sign, mag, edge_pct, data));
     }
 }
 

@@ -381,8 +381,8 @@ static int run_once(gen_ctx *c, otpu_bundle *b, char *msg, size_t msglen, gen_in
 }
 
 int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, uint64_t variant,
-                    const otpu_config *cfg, otpu_bundle *out, gen_info *info, char *err,
-                    size_t errlen)
+                    gen_data data, const otpu_config *cfg, otpu_bundle *out, gen_info *info,
+                    char *err, size_t errlen)
 {
     gen_info scratch;
     if (!info)
@@ -401,6 +401,7 @@ int otpu_gen_bundle(const gen_family *f, uint64_t seed, uint64_t index, uint64_t
             break;
         }
         c->index = index;
+        c->data = data;
         c->vfunc_next = (unsigned)index; /* the bundles start at every VOP function */
         gen_layout_data(c); /* first: a family may write into the images (descriptors, ...) */
         if (f->build(c)) {

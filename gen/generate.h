@@ -32,14 +32,15 @@ typedef struct {
 
 /* Fill *out (free it with otpu_bundle_free) with bundle `index` of `family` for `seed` on
  * cfg (already the family's defaults plus overrides, checked); variant 0 is the bundle, the
- * others candidates in its place (otpu-gen --cover chooses among them: cover.h). The model runs it: out's
+ * others candidates in its place (otpu-gen --cover chooses among them: cover.h); data: the
+ * fp32 data's kind (data.h: GEN_DATA_FINITE for otpu-gen --data finite). The model runs it: out's
  * expect= (and error=) is its outcome, which is the one the family intended. 0; or with one
  * line in err, GEN_BAD_CONFIG when the family cannot have this Config (bad usage), -1 when no
  * valid program came out (or out of memory). info may be NULL. */
 enum { GEN_BAD_CONFIG = -2 };
 int otpu_gen_bundle(const gen_family *family, uint64_t seed, uint64_t index, uint64_t variant,
-                    const otpu_config *cfg, otpu_bundle *out, gen_info *info, char *err,
-                    size_t errlen);
+                    gen_data data, const otpu_config *cfg, otpu_bundle *out, gen_info *info,
+                    char *err, size_t errlen);
 
 /* The families (family_<name>.c). */
 int gen_family_mix(gen_ctx *c);

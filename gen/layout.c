@@ -18,7 +18,7 @@ void gen_layout_data(gen_ctx *c)
     if (n > c->dram_len)
         n = c->dram_len;
     for (unsigned s = 0; s < c->cfg.S; s++) {
-        gen_fill_words(&c->rng, c->dram[s], n / 4, c->edge_pct);
+        gen_fill_words(&c->rng, c->dram[s], n / 4, c->edge_pct, c->data);
         if (c->weights.hi > c->weights.lo && c->weights.hi <= n)
             gen_fill_weights(&c->rng, c->dram[s] + c->weights.lo, c->weights.hi - c->weights.lo);
         if (c->scales.hi > c->scales.lo && c->scales.hi <= n)

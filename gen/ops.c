@@ -164,7 +164,7 @@ static void vop(gen_ctx *c, otpu_vop_ops *v)
             ? (uint32_t)gen_rng_range(g, 1u << 24, 0x7FFF0000u) | 1u
             : (uint32_t)(int32_t)(int)gen_rng_range(g, 0, 2000) - 1000;
     } else {
-        v->imm.imm = v->imm.value = gen_f32(g, c->edge_pct);
+        v->imm.imm = v->imm.value = gen_f32(g, c->edge_pct, c->data);
     }
 }
 

@@ -1,6 +1,6 @@
 /* otpu_gen.c - otpu-gen: write K run bundles of a program family (generate.h).
  *
- *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME]
+ *   otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME] [--data KIND]
  *            [--cover FILE [--tries T] | --variant V] [KEY=VALUE ...]
  *
  * Exit codes: 0 written, 1 a bundle could not be generated or written, 2 bad usage (a Config
@@ -26,7 +26,7 @@ enum {
 };
 
 static const char usage[] =
-    "usage: otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME]\n"
+    "usage: otpu-gen FAMILY --seed N --count K --out DIR [--first I] [--rev NAME] [--data KIND]\n"
     "                [--cover FILE [--tries T] | --variant V] [KEY=VALUE ...]\n"
     "\n"
     "Writes K run bundles DIR/FAMILY-N-IIII (I = the index, from --first, default 0), each with\n"
@@ -41,6 +41,11 @@ static const char usage[] =
     "all (written under a temporary name, then renamed).\n"
     "--rev NAME writes programs of that ISA revision (sim/revision.h; REV= in case.txt): only\n"
     "the instructions, functions and flags it has, run in the model of that revision.\n"
+    "--data KIND: 'all' (the default) or 'finite': fp32 data without NaNs, infinities, huge\n"
+    "values, tiny ones whose reciprocal overflows, the limits of exp2 and the runs of zeros\n"
+    "with one tiny value, for an RTL whose reference leaves a quantization group with a NaN\n"
+    "scale undefined (openTPU acf0c1c6, docs/opentpu.md): most programs then get past their\n"
+    "quantizations (arithmetic can still make a NaN group). The same draws: only values differ.\n"
     "--cover FILE aims at the bins a coverage file (otpu-sim/otpu-lockstep --coverage,\n"
     "otpu-cov merge) has not hit: of T candidates for each index (--tries, 1..64, default 8)\n"
     "it writes the one whose run in the model hits most of them, then counts that bundle's\n"
@@ -155,12 +160,13 @@ static int room_for(const char *out, uint64_t count, const otpu_config *cfg)
 /* The bundle for index i into *b: variant *variant; with holes (--cover), the candidate of
  * variants 0..tries-1 whose run hits most of holes' empty bins (*variant says which), its bins
  * then added to holes. 0, or otpu_gen_bundle's code with err. */
-static int choose(const gen_family *f, uint64_t seed, uint64_t i, const otpu_config *cfg,
+static int choose(const gen_family *f, uint64_t seed, uint64_t i, gen_data data,
+                  const otpu_config *cfg,
                   otpu_coverage *holes, unsigned tries, uint64_t *variant, otpu_bundle *b,
                   gen_info *info, char *err, size_t errlen)
 {
     if (!holes)
-        return otpu_gen_bundle(f, seed, i, *variant, cfg, b, info, err, errlen);
+        return otpu_gen_bundle(f, seed, i, *variant, data, cfg, b, info, err, errlen);
     if (!gen_cover_empty(holes))
         tries = 1; /* (nothing left to aim at) */
     otpu_coverage *best = NULL;
@@ -169,7 +175,7 @@ static int choose(const gen_family *f, uint64_t seed, uint64_t i, const otpu_con
     for (unsigned t = 0; t < tries; t++) {
         otpu_bundle cand;
         gen_info cinfo;
-        int r = otpu_gen_bundle(f, seed, i, t, cfg, &cand, &cinfo, err, errlen);
+        int r = otpu_gen_bundle(f, seed, i, t, data, cfg, &cand, &cinfo, err, errlen);
         if (r == GEN_BAD_CONFIG || (r && !t)) {
             rc = r;
             break;
@@ -211,6 +217,7 @@ int main(int argc, char **argv)
     uint64_t seed = 0, count = 0, first = 0, variant = 0, tries = 8;
     int have_tries = 0, have_variant = 0;
     otpu_revision rev = OTPU_REV_CURRENT;
+    gen_data data = GEN_DATA_ALL;
     int have_seed = 0, have_count = 0;
     char overrides[4096] = "";
     const char *keys[64];
@@ -224,13 +231,20 @@ int main(int argc, char **argv)
         }
         int opt = !strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--out") ||
                   !strcmp(a, "--first") || !strcmp(a, "--rev") || !strcmp(a, "--cover") ||
-                  !strcmp(a, "--tries") || !strcmp(a, "--variant");
+                  !strcmp(a, "--tries") || !strcmp(a, "--variant") || !strcmp(a, "--data");
         if (opt && i + 1 == argc)
             return bad("%s needs a value", a);
         if (!strcmp(a, "--out")) {
             out = argv[++i];
         } else if (!strcmp(a, "--cover")) {
             cover = argv[++i];
+        } else if (!strcmp(a, "--data")) {
+            if (strcmp(argv[++i], "all") && strcmp(argv[i], "finite"))
+                return bad("--data: '%s' is not all or finite", argv[i]);
+            data = strcmp(argv[i], "all") ? GEN_DATA_FINITE : GEN_DATA_ALL;
+            if (data == GEN_DATA_FINITE) /* (gen.txt's command: the bundle made again) */
+                snprintf(overrides + strlen(overrides), sizeof overrides - strlen(overrides),
+                         " --data finite");
         } else if (!strcmp(a, "--rev")) {
             char names[128];
             if (otpu_rev_from_name(argv[++i], &rev))
@@ -335,7 +349,7 @@ int main(int argc, char **argv)
         char err[1024], dir[4200], note[6000];
         gen_info info;
         uint64_t v = variant;
-        rc = choose(f, seed, i, &cfg, holes, (unsigned)tries, &v, &b, &info, err, sizeof err);
+        rc = choose(f, seed, i, data, &cfg, holes, (unsigned)tries, &v, &b, &info, err, sizeof err);
         if (rc) {
             fprintf(stderr, "otpu-gen: %s\n", err);
             rc = rc == GEN_BAD_CONFIG ? 2 : 1;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "data.h"
 #include "error.h"
 #include "isa.h"
 #include "rng.h"
@@ -60,6 +61,7 @@ typedef struct gen_ctx {
     uint32_t act_blocks;            /* ACT blocks drawn from: [0, act_blocks) */
     uint32_t max_rows, max_cols;    /* VOP / QST shapes */
     unsigned edge_pct;              /* fp32 edge values among the data */
+    gen_data data;                  /* which edge values and runs (data.h) */
     unsigned vfunc_next;            /* the next VOP function to cover */
     /* how many instructions of each opcode (and, from GEN_TURN_VOP, VOP operands b of each
      * function) took their flag combination (broadcast mode) in turn so far (ops.c) */

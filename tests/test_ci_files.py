@@ -116,6 +116,8 @@ def parse_gen(e, families, keys):
             g["overrides"].append(p)
         elif k == "rev" and re.fullmatch(r"[a-z0-9]{1,40}", v):
             g["rev"] = v
+        elif k == "data" and v in ("all", "finite"):
+            g["data"] = v
         else:
             fail(f"{e['where']}: '{p}' is neither seed=, count= nor a Config KEY=VALUE "
                  "otpu-gen knows")
@@ -157,7 +159,7 @@ def check_gen_writes(otpu_gen, e, g, tmp):
     """otpu-gen accepts the entry (family, seed, overrides): its first bundle is written"""
     out = os.path.join(tmp, f"g{len(os.listdir(tmp))}")
     cmd = [otpu_gen, g["family"], "--seed", str(g["seed"]), "--count", "1", "--out", out] + \
-        (["--rev", g["rev"]] if g["rev"] else [])
+        (["--rev", g["rev"]] if g["rev"] else []) + (["--data", g["data"]] if g.get("data") else [])
     r = subprocess.run(cmd + g["overrides"], capture_output=True, text=True, timeout=120)
     first = os.path.join(out, f"{g['family']}-{g['seed']}-0000", "case.txt")
     if r.returncode != 0 or not os.path.isfile(first):

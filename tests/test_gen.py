@@ -9,6 +9,8 @@
   test_gen.py lockstep GEN LOCKSTEP N   N bundles per family pass otpu-lockstep on the RTL
   test_gen.py revision GEN SIM N        N bundles per family of revision acf0c1c6 (REV=), each
                                         with its outcome and no instruction the revision lacks
+  test_gen.py finite GEN SIM N          --data finite: no NaN, inf or huge fp32 data word where
+                                        --data all has them; written again; valid
   test_gen.py metrics SCRIPT GEN SIM COV  scripts/gen_metrics: its figures, and bad usage
   test_gen.py cover GEN SIM COV         --cover: a directed round hits more bins than an
                                         undirected one; gen.txt's command writes it again
@@ -17,6 +19,7 @@ import concurrent.futures
 import json
 import os
 import shlex
+import struct
 import subprocess
 import sys
 import tempfile
@@ -181,6 +184,9 @@ def bad_input(exe):
             (base + ["--cover", cover, "--tries", "65"], "1..64"),
             (base + ["--variant", "x"], "not a number"),
             (base + ["--cover"], "needs a value"),
+            (base + ["--data", "nan"], "not all or finite"),
+            (base + ["--data", "Finite"], "not all or finite"),
+            (base + ["--data"], "needs a value"),
         ]
         for args, word in cases:
             r = subprocess.run([exe] + args, capture_output=True, text=True, timeout=60)
@@ -332,6 +338,49 @@ def revision(exe, sim, n):
         print(f"revision acf0c1c6 {family}: {n_ok} ok, {n_err} expected errors")
 
 
+def far_words(folder):
+    """(words, words of exponent 250 and up: NaN, inf, huge) among the first 16 KiB of every
+    DRAM image under folder: the fp32 words region (gen/layout.c), but for hazard, whose tiny
+    pool puts weights there too"""
+    words = far = 0
+    for name in sorted(os.listdir(folder)):
+        for img in (f for f in os.listdir(os.path.join(folder, name)) if f.startswith("dram_")):
+            with open(os.path.join(folder, name, img), "rb") as f:
+                b = f.read(16384)
+            for (w,) in struct.iter_unpack("<I", b[:len(b) // 4 * 4]):
+                words += 1
+                far += (w >> 23) & 0xFF >= 250
+    return words, far
+
+
+def finite(exe, sim, n):
+    """--data finite: no NaN, infinity or huge value in the fp32 words, where --data all has
+    them; gen.txt's command writes the same bundle again; the programs valid, of either
+    revision"""
+    for family in (f for f in FAMILIES if f != "hazard"):
+        with tempfile.TemporaryDirectory() as d:
+            rev = ["--rev", "acf0c1c6"] if family not in ("stream",) else []
+            gen(exe, family, 3, n, os.path.join(d, "all"), rev)
+            gen(exe, family, 3, n, os.path.join(d, "finite"), rev + ["--data", "finite"])
+            (wa, fa), (wf, ff) = far_words(os.path.join(d, "all")), far_words(
+                os.path.join(d, "finite"))
+            assert wa == wf > 0 and fa > 0 and ff == 0, \
+                f"{family}: {fa} of {wa} words far out with --data all, {ff} with finite"
+            one = os.path.join(d, "finite", f"{family}-3-0000")
+            cmd = read_kv(os.path.join(one, "gen.txt"))["command"]
+            assert cmd.endswith("--data finite"), cmd
+            again = os.path.join(d, "again")
+            gen(exe, family, 3, 1, again, rev + ["--data", "finite"])
+            same = {k: v for k, v in tree(one).items() if k != "gen.txt"}  # (its --out differs)
+            assert same == {k: v for k, v in tree(os.path.join(again, f"{family}-3-0000"))
+                            .items() if k != "gen.txt"}, family
+            n_ok, n_err = check_bundles(sim, os.path.join(d, "finite"))
+            assert n_ok + n_err == n and (n_err == n if family == "error" else n_ok == n), \
+                f"{family}: {n_ok} ok, {n_err} errors"
+        print(f"--data finite {family}: {fa} of {wa} words far out with all data, none with "
+              f"finite; {n} valid")
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -347,6 +396,8 @@ def main():
         bad_input(exe)
     elif mode == "lockstep":
         lockstep(exe, sys.argv[3], int(sys.argv[4]))
+    elif mode == "finite":
+        finite(exe, sys.argv[3], int(sys.argv[4]))
     elif mode == "revision":
         revision(exe, sys.argv[3], int(sys.argv[4]))
     elif mode == "metrics":

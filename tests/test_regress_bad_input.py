@@ -296,6 +296,7 @@ def refusals():
         ("gen seed too large", ["run", "gen:dma:seed=18446744073709551616:count=1"], ["seed"]),
         ("gen KEY=02", ["run", "gen:dma:seed=1:count=1:S=02"], ["S", "02"]),
         ("gen seed twice", ["run", "gen:dma:seed=1:seed=2:count=1"], ["twice"]),
+        ("gen data=nan", ["run", "gen:dma:seed=1:count=1:data=nan"], ["data=", "finite"]),
         ("gen bad family", ["run", "gen:\x1b[31m:seed=1:count=1"], ["FAMILY"]),
         # output places, all before any test runs
         ("--out is a regular file", ["run", "--out", A_FILE, "--db", "none", ONE],

@@ -148,7 +148,8 @@ class Targets:
         self.targets = {
             "suite-file": (suites, self.suite_file),
             "suite-line": (lines, self.suite_line),
-            "gen-spec": (specs + ["gen:mm:seed=0x10:count=3:rev=acf0c1c6:S=2:PAIR=1"],
+            "gen-spec": (specs + ["gen:mm:seed=0x10:count=3:rev=acf0c1c6:S=2:PAIR=1",
+                                   "gen:fp:seed=1:count=2:rev=acf0c1c6:data=finite"],
                          self.gen_spec),
             "number": (["0", "7", "65536", "0x10000", "18446744073709551615"], self.number),
             "results": ([seed("results.json")], self.results),

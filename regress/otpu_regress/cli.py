@@ -51,6 +51,7 @@ def generate(tests, tools, gen_root, log):
             (f", from index {g.first}, toward the bins still empty" if g.cover else "") + ")")
         p = subprocess.run([tools["gen"], g.family, "--seed", str(g.seed), "--count",
                             str(g.count), "--out", folder, *(["--rev", g.rev] if g.rev else []),
+                            *(["--data", g.data] if g.data else []),
                             *(["--first", str(g.first)] if g.first else []),
                             *(["--cover", g.cover] if g.cover else []),
                             *g.overrides], capture_output=True, encoding="utf-8",

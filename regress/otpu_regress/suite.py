@@ -1,5 +1,5 @@
 """Suites: what a regression runs. A suite argument is a bundle folder, a folder of bundles, a
-generator spec (gen:FAMILY:seed=N:count=K[:rev=NAME][:KEY=VALUE...]) or a suite file (one entry
+generator spec (gen:FAMILY:seed=N:count=K[:rev=NAME][:data=finite][:KEY=VALUE...]) or a suite file (one entry
 per line: ENTRY [name=NAME] [+plusarg ...]). Each entry becomes tests with stable names
 ENTRY/BUNDLE, so one night can be compared with the one before. Numbers follow the project's
 grammar (number.py); names are kept as visible text (text.py)."""
@@ -27,6 +27,7 @@ class GenSpec:
     rev: str = None                                # otpu-gen --rev
     first: int = 0                                 # otpu-gen --first (rounds.py)
     cover: str = None                              # otpu-gen --cover (rounds.py)
+    data: str = None                               # otpu-gen --data (None: its default)
 
     def bundle_names(self):
         return [f"{self.family}-{self.seed}-{i:04d}"
@@ -35,7 +36,8 @@ class GenSpec:
     def canonical(self):
         """the spec in one spelling (the suite's identity: identity.py)"""
         return ":".join(["gen", self.family, f"seed={self.seed}", f"count={self.count}"] +
-                        ([f"rev={self.rev}"] if self.rev else []) + self.overrides)
+                        ([f"rev={self.rev}"] if self.rev else []) +
+                        ([f"data={self.data}"] if self.data else []) + self.overrides)
 
 
 @dataclass
@@ -77,7 +79,7 @@ def parse_gen(spec, where):
     for p in parts[2:]:
         k, eq, v = p.partition("=")
         if not eq:
-            raise bad(f"'{p}' is neither seed=, count=, rev= nor a Config KEY=VALUE")
+            raise bad(f"'{p}' is neither seed=, count=, rev=, data= nor a Config KEY=VALUE")
         if k in seen:
             raise bad(f"{k}= is given twice")
         seen.add(k)
@@ -86,6 +88,10 @@ def parse_gen(spec, where):
                 if not REV.fullmatch(v):
                     raise bad(f"rev= names no revision: '{v}'")
                 g.rev = v
+            elif k == "data":
+                if v not in ("all", "finite"):
+                    raise bad(f"data= is all or finite (otpu-gen --data), not '{v}'")
+                g.data = v if v == "finite" else None
             elif k == "seed":
                 g.seed = number(v, "seed")
             elif k == "count":
@@ -94,7 +100,7 @@ def parse_gen(spec, where):
                 number(v, k)
                 g.overrides.append(p)
             else:
-                raise bad(f"'{p}' is neither seed=, count=, rev= nor a Config "
+                raise bad(f"'{p}' is neither seed=, count=, rev=, data= nor a Config "
                           "KEY=VALUE")
         except SuiteError:
             raise
@@ -107,6 +113,7 @@ def parse_gen(spec, where):
 
 def gen_name(g):
     return "-".join([f"gen-{g.family}-seed{g.seed}"] + ([f"rev-{g.rev}"] if g.rev else []) +
+                    (["data-finite"] if g.data else []) +
                     [o.replace("=", "-") for o in g.overrides])
 
 
