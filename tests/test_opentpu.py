@@ -19,9 +19,12 @@ With it:
     WAR check removed) is found and blamed on the right instruction, unit and address, with
     the waveform window of the first;
   - otpu-regress runs on it (OTPU_DUT), its repro.sh too;
+  - at two and four slices, finite-data programs with GATHERs pass, every other failure is
+    waived by ci/opentpu-acf0c1c6.waivers, and a bug planted in a copy's collective unit is
+    reported as new (unwaived);
   - otpu-fpvec rtl --sv on the checkout's otpu_fp.sv passes that revision's fp32 vectors.
 
-usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC OTPU_REGRESS VECTORS_DIR
+usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC OTPU_REGRESS OTPU_SIM VECTORS_DIR
        [--quick]
 (--quick: the golden bundles and the input checks only)"""
 import json
@@ -313,6 +316,56 @@ def regress(tools, opentpu, tmp):
               f"(exit {r.returncode})")
 
 
+# Several slices: finite-data mix programs (otpu-gen --data finite: each slice its own GATHER
+# source, stride and data) at S=2 and S=4 through otpu-regress with the waiver file; then the
+# same on a copy whose collective unit writes the last slice's GATHER segment with slice 0's
+# data, which must be reported as a new (unwaived) COLL GATHER failure.
+SLICES, SLICE_SEED, SLICE_COUNT = (2, 4), 1, 12
+WAIVERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ci",
+                       f"opentpu-{REV}.waivers")
+COLL_BUG = ("rtl/top/otpu_coll.sv",
+            "for (int k = 0; k < S; k++) if (k == int'(ps)) w_data[l] = r_data[k][l];",
+            "for (int k = 0; k < S; k++) if (k == ((int'(ps) == S - 1) ? 0 : int'(ps))) "
+            "w_data[l] = r_data[k][l];")
+
+
+def night(tools, dut, spec, out):
+    p = subprocess.run([tools[4], "run", spec, "--waivers", WAIVERS, "-j", "2", "--db", "none",
+                        "--no-shrink-buckets", "--out", out], capture_output=True, text=True,
+                       env=dict(os.environ, OTPU_DUT="opentpu=" + dut), timeout=7200)
+    with open(os.path.join(out, "results.json")) as f:
+        return p, json.load(f)["tests"]
+
+
+def slices(tools, opentpu, tmp):
+    copy = os.path.join(tmp, "coll-bug")
+    shutil.copytree(opentpu, copy, ignore=shutil.ignore_patterns(".git"))
+    path, old, new = COLL_BUG
+    with open(os.path.join(copy, path)) as f:
+        text = f.read()
+    check(text.count(old) == 1, f"the collective bug's line is in {path} once")
+    with open(os.path.join(copy, path), "w") as f:
+        f.write(text.replace(old, new))
+    for s in SLICES:
+        spec = f"gen:mix:seed={SLICE_SEED}:count={SLICE_COUNT}:rev={REV}:data=finite:S={s}"
+        p, tests = night(tools, opentpu, spec, os.path.join(tmp, f"slices-{s}"))
+        passed = [t for t in tests if t["status"] == "pass"]
+        new = [t["name"] for t in tests if t["status"] != "pass" and not t.get("waived")]
+        gathers = [t for t in passed if "GATHER" in "".join(
+            run([tools[5], "disasm", os.path.join(t["bundle_path"], f"prog_{k}.hex"), "--rev",
+                 REV]).stdout for k in range(s))]
+        check(p.returncode == 0 and not new and len(gathers) >= 2,
+              f"S={s}: {len(passed)} of {len(tests)} programs pass lockstep on openTPU's RTL, "
+              f"{len(gathers)} of them with GATHERs; every other failure is a waived known "
+              f"difference (new: {new}; exit {p.returncode})")
+        p, tests = night(tools, copy, spec, os.path.join(tmp, f"slices-bug-{s}"))
+        caught = [t for t in tests if t["status"] != "pass" and not t.get("waived") and
+                  t["bucket"]["key"].startswith("wrong-value/COLL/GATHER/TMEM/")]
+        check(p.returncode == 1 and caught,
+              f"S={s}: the planted collective bug is reported as new on {len(caught)} "
+              f"program(s), wrong-value/COLL/GATHER/TMEM (exit {p.returncode})")
+
+
 def fpvec(tools, opentpu, vectors):
     vec = os.path.join(vectors, "rev-" + REV, "fp32", "ops.vec")
     p = run([tools[3], "rtl", vec, "--sv", os.path.join(opentpu, "rtl", "vpu", "otpu_fp.sv"),
@@ -324,7 +377,7 @@ def fpvec(tools, opentpu, vectors):
 def main():
     args = [a for a in sys.argv[1:] if a != "--quick"]
     quick = "--quick" in sys.argv
-    tools, vectors = args[:5], args[5]
+    tools, vectors = args[:6], args[6]
     opentpu = os.environ.get("OTPU_OPENTPU", "")
     if not opentpu or not os.path.isfile(os.path.join(opentpu, "rtl", "top", "otpu_pkg.sv")):
         print("SKIP: no openTPU checkout: configure with -Dopentpu=PATH or set OTPU_OPENTPU "
@@ -339,6 +392,7 @@ def main():
             generated(tools, opentpu, tmp)
             faults(tools, opentpu, isa, tmp)
             regress(tools, opentpu, tmp)
+            slices(tools, opentpu, tmp)
             fpvec(tools, opentpu, vectors)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0

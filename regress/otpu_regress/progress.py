@@ -1,5 +1,5 @@
-"""Progress while a run goes: done/total, failures so far, rate and an ETA; one rewritten line
-on a terminal, plain lines (every 10 s, and at the end) otherwise."""
+"""Progress while a run goes: done/total, failures so far (not the waived ones), rate and an
+ETA; one rewritten line on a terminal, plain lines (every 10 s, and at the end) otherwise."""
 import sys
 import time
 

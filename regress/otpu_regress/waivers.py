@@ -101,16 +101,25 @@ def waiver_of(waivers, key):
     return next((w for w in waivers if w["match"].fullmatch(key)), None)
 
 
+def mark(waivers, t):
+    """t's "waived" ({"id", "why", "link"}) when t is a failure a waiver matches (a mark an
+    earlier run or a shard left is replaced); the waiver, or None"""
+    t.pop("waived", None)
+    w = waiver_of(waivers, t["bucket"]["key"]) if t["status"] != "pass" and t.get("bucket") \
+        else None
+    if w:
+        t["waived"] = {k: w[k] for k in ("id", "why", "link")}
+    return w
+
+
 def apply(waivers, tests):
-    """marks every failure a waiver matches ("waived": {"id", "why", "link"}; a mark the
-    shards' own runs left is replaced) and returns the waivers as the summary keeps them,
-    each with the number of failures it matched and whether it is stale (matched none)"""
+    """marks every failure a waiver matches (mark) and returns the waivers as the summary
+    keeps them, each with the number of failures it matched and whether it is stale (matched
+    none)"""
     matched = dict.fromkeys((w["id"] for w in waivers), 0)
     for t in tests:
-        t.pop("waived", None)
-        w = waiver_of(waivers, t["bucket"]["key"]) if t["status"] != "pass" else None
+        w = mark(waivers, t)
         if w:
-            t["waived"] = {k: w[k] for k in ("id", "why", "link")}
             matched[w["id"]] += 1
     return [{**{k: w[k] for k in FIELDS}, "matched": matched[w["id"]],
              "stale": matched[w["id"]] == 0} for w in waivers]
