@@ -10,9 +10,9 @@ Checks the ci/ files of issue 12 without running a regression:
   - .github/workflows/nightly.yml and .gitlab-ci.yml parse (python3-yaml) and have the shard
     job, the merge job and the artifacts of the design;
   - ci/slurm/nightly.sbatch is an array job running otpu-regress with --shard;
-  - ci/opentpu.suite is generated programs of revision acf0c1c6 at 1, 2 and 4 slices, and
+  - ci/opentpu.suite is generated programs of revision acf0c1c6 at 1, 2 and 4 slices,
     ci/opentpu-acf0c1c6.waivers reads as otpu-regress reads it, one waiver per difference
-    docs/opentpu.md documents;
+    docs/opentpu.md documents, and .github/workflows/opentpu-night.yml runs them;
   - every project path a command names exists in the source tree or is built by meson.
 Each failed check is one line; exit status 1 if any failed.
 """
@@ -525,6 +525,17 @@ def check_opentpu(root, fig):
     if len(ws) != len(found):
         fail(f"ci/opentpu-acf0c1c6.waivers: {len(ws)} waivers, docs/opentpu.md documents "
              f"{len(found)} differences")
+    rel = ".github/workflows/opentpu-night.yml"
+    wf = load_yaml(rel, root)
+    steps = [s for j in ((wf or {}).get("jobs") or {}).values() for s in j.get("steps") or []]
+    runs = [s["run"] for s in steps if isinstance(s, dict) and "run" in s]
+    night = [r for r in runs if "otpu-regress run" in r]
+    if wf is not None and not (len(night) == 1 and "ci/opentpu.suite" in night[0] and
+                               "--waivers ci/opentpu-acf0c1c6.waivers" in night[0] and
+                               "OTPU_DUT=" in night[0]):
+        fail(f"{rel}: no one otpu-regress run of ci/opentpu.suite with OTPU_DUT and the waivers")
+    for r in runs:
+        check_paths(rel, r, root)
 
 
 def main():

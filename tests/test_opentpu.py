@@ -9,7 +9,7 @@ With it:
   - every bundle of ../shared/vectors/rev-acf0c1c6/isa passes lockstep (one also on the
     SystemC top), and otpu-rtl's end state of one equals its golden final state;
   - generated programs of that revision (otpu-gen --rev acf0c1c6, fixed seeds) pass, except
-    the ones that hit the four documented differences between openTPU's RTL and its own
+    the ones that hit the documented differences between openTPU's RTL and its own
     simulator (README, "openTPU's RTL"), which must diverge exactly where documented;
   - bad input is refused before anything runs (another revision, run arguments, faults, host
     steps);
@@ -22,6 +22,10 @@ With it:
   - at two and four slices, finite-data programs with GATHERs pass, every other failure is
     waived by ci/opentpu-acf0c1c6.waivers, and a bug planted in a copy's collective unit is
     reported as new (unwaived);
+  - the shrunk repro of each difference (examples/opentpu-differences) is waived by its own
+    waiver of ci/opentpu-acf0c1c6.waivers, and no waiver is stale;
+  - the openTPU-style tests of the five differences (tests/opentpu_style, run by
+    scripts/opentpu_pytest in a copy) each fail on acf0c1c6 at their own difference;
   - otpu-fpvec rtl --sv on the checkout's otpu_fp.sv passes that revision's fp32 vectors.
 
 usage: test_opentpu.py OTPU_LOCKSTEP OTPU_RTL OTPU_GEN OTPU_FPVEC OTPU_REGRESS OTPU_SIM VECTORS_DIR
@@ -35,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 
 REV = "acf0c1c6"
 
@@ -366,6 +371,48 @@ def slices(tools, opentpu, tmp):
               f"program(s), wrong-value/COLL/GATHER/TMEM (exit {p.returncode})")
 
 
+def repros(tools, opentpu, tmp):
+    """examples/opentpu-differences (the shrunk repro of each difference, 3 instructions) on
+    openTPU's RTL through otpu-regress with the waiver file: each fails, each is waived by the
+    waiver of its own difference, none is left over and no waiver is stale"""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    out = os.path.join(tmp, "repros")
+    p = subprocess.run([tools[4], "run", os.path.join(root, "examples", "opentpu-differences"),
+                        "--waivers", WAIVERS, "-j", "2", "--db", "none", "--no-shrink-buckets",
+                        "--out", out], capture_output=True, text=True, timeout=3600,
+                       env=dict(os.environ, OTPU_DUT="opentpu=" + opentpu))
+    with open(os.path.join(out, "summary.json")) as f:
+        s = json.load(f)
+    with open(os.path.join(out, "results.json")) as f:
+        by = {t["bundle"][0]: (t.get("waived") or {}).get("id", "")
+              for t in json.load(f)["tests"]}
+    check(p.returncode == 0 and s["tests"] == 5 and s["waived"] == 5 and
+          all(v.startswith(f"d{k}-") for k, v in by.items()) and
+          not any(w["stale"] for w in s["waivers"]),
+          f"each difference's repro is waived by its own waiver, none stale: {by} "
+          f"(exit {p.returncode})")
+
+
+def pytests(opentpu, tmp):
+    """tests/opentpu_style (openTPU's own style: pytest over its isasim and rtlsim) run in a
+    copy of the checkout by scripts/opentpu_pytest: each of the five fails on acf0c1c6 with an
+    assertion that names its difference (the two sides differ there), not with an error"""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                          "opentpu_pytest")
+    work = os.path.join(tmp, "pytest")
+    p = run([script, opentpu, "--work", work], timeout=3600)
+    cases = list(ET.parse(os.path.join(work, "junit.xml")).getroot().iter("testcase")) \
+        if os.path.isfile(os.path.join(work, "junit.xml")) else []
+    seen = {}
+    for tc in cases:
+        f = tc.find("failure")
+        m = f.get("message", "") if f is not None else ""
+        seen[tc.get("name")] = next((n for n in range(1, 6) if f"difference {n} (" in m), None)
+    check(p.returncode == 1 and sorted(seen.values(), key=str) == [1, 2, 3, 4, 5],
+          f"the openTPU-style tests fail on {REV}, each at its own difference: {seen} "
+          f"(exit {p.returncode}; {p.stdout.strip()[-300:]})")
+
+
 def fpvec(tools, opentpu, vectors):
     vec = os.path.join(vectors, "rev-" + REV, "fp32", "ops.vec")
     p = run([tools[3], "rtl", vec, "--sv", os.path.join(opentpu, "rtl", "vpu", "otpu_fp.sv"),
@@ -393,6 +440,8 @@ def main():
             faults(tools, opentpu, isa, tmp)
             regress(tools, opentpu, tmp)
             slices(tools, opentpu, tmp)
+            repros(tools, opentpu, tmp)
+            pytests(opentpu, tmp)
             fpvec(tools, opentpu, vectors)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0
