@@ -1,5 +1,6 @@
 /* fuzz_gen.c - the generator on any spec: the input picks the family, the seed, the index, a
- * variant (otpu-gen --cover's candidates) and Config overrides (as otpu-gen's KEY=VALUE words);
+ * variant (otpu-gen --cover's candidates; its bit 1 also picks --data finite) and Config
+ * overrides (as otpu-gen's KEY=VALUE words);
  * a Config the model or the family refuses is refused, anything else gives a bundle whose
  * recorded outcome the model reproduces. */
 #include <stdint.h>
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         otpu_config_check(&cfg, err, sizeof err) || (f->refuses && f->refuses(&cfg)))
         return 0;
     otpu_bundle b;
-    gen_data kind = variant & 2 ? GEN_DATA_FINITE : GEN_DATA_ALL; /* both kinds of data */
+    gen_data kind = variant & 2 ? GEN_DATA_FINITE : GEN_DATA_ALL;
     if (otpu_gen_bundle(f, seed, index, variant, kind, &cfg, &b, NULL, err, sizeof err))
         return 0;
     /* what it wrote is what the model does */

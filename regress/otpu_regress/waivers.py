@@ -9,9 +9,9 @@ tomllib), one table per known difference:
     why = "the RTL writes +127 where isasim.py's NaN-to-int8 cast gives 0"
     link = "docs/opentpu.md#what-lockstep-found"
 
-A failure whose bucket key matches one of a waiver's signatures (the first such waiver in the file) is
-waived: it keeps its kind and report, is counted apart from the failures, is skipped (with the
-waiver's reason) in junit.xml and does not make the night fail. A waiver that matches no
+A failure whose bucket key matches one of a waiver's signatures (the first such waiver in the
+file) is waived: it keeps its kind and report, is counted apart from the failures, is skipped
+(with the waiver's reason) in junit.xml and does not make the night fail. A waiver that matches no
 failure of the night is stale and is reported as such. The file is read whole and checked
 before the first test runs; anything else in it is refused with one line (UsageError)."""
 import re
