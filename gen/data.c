@@ -104,7 +104,7 @@ void gen_fill_words(gen_rng *r, uint8_t *p, size_t n, unsigned edge_pct, gen_dat
         if (run > n - i)
             run = n - i;
         if (kind == RUN_TINY && data == GEN_DATA_FINITE)
-            kind = RUN_PLAIN; /* (its length drawn: the draws stay the same) */
+            kind = RUN_PLAIN; /* (with a special run's length) */
         uint32_t sign = (uint32_t)gen_rng_below(r, 3), mag = gen_f32(r, 0, data) & 0x7FFFFFFFu;
         if (kind == RUN_CANCEL)
             mag = f32(sign & 1, 127 + (uint32_t)gen_rng_below(r, 8), gen_rng_u32(r) | 1);

@@ -18,7 +18,7 @@
  * group with a NaN scale gives undefined (openTPU acf0c1c6: docs/opentpu.md, difference 1):
  * on such data most programs get past their quantizations, so the rest of them is checked;
  * arithmetic (a reciprocal of zero, a product that overflows) can still make a NaN group.
- * The draws are the same in both kinds: only the values picked differ. */
+ * GEN_DATA_ALL's data are what they always were; a seed's finite programs are other ones. */
 typedef enum { GEN_DATA_ALL = 0, GEN_DATA_FINITE = 1 } gen_data;
 
 /* One fp32 word: an edge value with probability edge_pct percent, else an ordinary one:

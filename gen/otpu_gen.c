@@ -45,7 +45,7 @@ static const char usage[] =
     "values, tiny ones whose reciprocal overflows, the limits of exp2 and the runs of zeros\n"
     "with one tiny value, for an RTL whose reference leaves a quantization group with a NaN\n"
     "scale undefined (openTPU acf0c1c6, docs/opentpu.md): most programs then get past their\n"
-    "quantizations (arithmetic can still make a NaN group). The same draws: only values differ.\n"
+    "quantizations (arithmetic can still make a NaN group); a seed's programs then differ.\n"
     "--cover FILE aims at the bins a coverage file (otpu-sim/otpu-lockstep --coverage,\n"
     "otpu-cov merge) has not hit: of T candidates for each index (--tries, 1..64, default 8)\n"
     "it writes the one whose run in the model hits most of them, then counts that bundle's\n"

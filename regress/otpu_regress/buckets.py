@@ -267,9 +267,9 @@ class Shrinker:
     --max-tries, each round starting from the last one's bundle, so that a budget spent part
     way keeps what was reduced)"""
 
-    def __init__(self, out, tools, jobs, budget, timeout, log, enabled=True, waivers=()):
+    def __init__(self, out, tools, jobs, budget, timeout, log, enabled=True, waiver_list=()):
         self.out, self.tools, self.jobs, self.budget = out, tools, jobs, budget
-        self.waivers = waivers
+        self.waiver_list = waiver_list  # (a waived bucket is not shrunk)
         self.timeout, self.log, self.enabled = timeout, log, enabled
         self.work = os.path.join(out, "work", "buckets")
         self.limit, self.running = max(1, jobs // 2), 0
@@ -290,7 +290,7 @@ class Shrinker:
             if not self.enabled:
                 self.why[key] = "not shrunk: bucket shrinking is off (--no-shrink-buckets)"
                 return
-            w = waivers.waiver_of(self.waivers, key)
+            w = waivers.waiver_of(self.waiver_list, key)
             if w:
                 self.why[key] = f"not shrunk: waived ({w['id']})"
                 return

@@ -87,7 +87,7 @@ def cmd_run(a, log):
     jl = open(os.path.join(out, "results.jsonl"), "w")
     # each bucket's first shrinkable failure shrunk while the other tests run (buckets.py)
     shrinker = buckets.Shrinker(out, tools, a.jobs, a.shrink_time, a.timeout, log,
-                                enabled=a.shrink_buckets, waivers=a.waiver_list)
+                                enabled=a.shrink_buckets, waiver_list=a.waiver_list)
 
     def run_round(round_tests):
         names.extend(t.name for t in round_tests)
