@@ -19,9 +19,9 @@ With it:
     WAR check removed) is found and blamed on the right instruction, unit and address, with
     the waveform window of the first;
   - otpu-regress runs on it (OTPU_DUT), its repro.sh too;
-  - at two and four slices, finite-data programs with GATHERs pass, every other failure is
-    waived by ci/opentpu-acf0c1c6.waivers, and a bug planted in a copy's collective unit is
-    reported as new (unwaived);
+  - at one, two and four slices, finite-data programs with GATHERs pass, every other failure
+    is waived by ci/opentpu-acf0c1c6.waivers, and a bug planted in a copy's collective unit
+    (one per slice count) is reported as new (unwaived);
   - the shrunk repro of each difference (examples/opentpu-differences) is waived by its own
     waiver of ci/opentpu-acf0c1c6.waivers, and no waiver is stale;
   - the openTPU-style tests of the five differences (tests/opentpu_style, run by
@@ -321,17 +321,20 @@ def regress(tools, opentpu, tmp):
               f"(exit {r.returncode})")
 
 
-# Several slices: finite-data mix programs (otpu-gen --data finite: each slice its own GATHER
-# source, stride and data) at S=2 and S=4 through otpu-regress with the waiver file; then the
-# same on a copy whose collective unit writes the last slice's GATHER segment with slice 0's
-# data, which must be reported as a new (unwaived) COLL GATHER failure.
-SLICES, SLICE_SEED, SLICE_COUNT = (2, 4), 1, 12
+# Every slice count: finite-data mix programs (otpu-gen --data finite: each slice its own
+# GATHER source, stride and data) at S=1, 2 and 4 through otpu-regress with the waiver file;
+# then the same on a copy with a bug planted in its collective unit, which must be reported as
+# a new (unwaived) COLL GATHER failure: at S=1 bit 0 of every word of a GATHER's second row
+# flipped, at S=2 and 4 the last slice's segment written with slice 0's data.
+SLICE_SEED, SLICE_COUNT = 1, 12
 WAIVERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ci",
                        f"opentpu-{REV}.waivers")
-COLL_BUG = ("rtl/top/otpu_coll.sv",
-            "for (int k = 0; k < S; k++) if (k == int'(ps)) w_data[l] = r_data[k][l];",
-            "for (int k = 0; k < S; k++) if (k == ((int'(ps) == S - 1) ? 0 : int'(ps))) "
-            "w_data[l] = r_data[k][l];")
+COLL_LINE = "for (int k = 0; k < S; k++) if (k == int'(ps)) w_data[l] = r_data[k][l];"
+ROW_FLIP = "for (int k = 0; k < S; k++) if (k == int'(ps)) w_data[l] = r_data[k][l] ^ " \
+    "32'(pr == 32'd1);"
+LAST_SEGMENT = "for (int k = 0; k < S; k++) if (k == ((int'(ps) == S - 1) ? 0 : int'(ps))) " \
+    "w_data[l] = r_data[k][l];"
+COLL_BUGS = {1: ROW_FLIP, 2: LAST_SEGMENT, 4: LAST_SEGMENT}  # slice count -> the planted line
 
 
 def night(tools, dut, spec, out):
@@ -342,16 +345,23 @@ def night(tools, dut, spec, out):
         return p, json.load(f)["tests"]
 
 
-def slices(tools, opentpu, tmp):
-    copy = os.path.join(tmp, "coll-bug")
+def coll_bug(opentpu, tmp, line):
+    """a copy of the checkout with line in place of otpu_coll.sv's GATHER write (made once)"""
+    copy = os.path.join(tmp, f"coll-bug-{sorted(set(COLL_BUGS.values())).index(line)}")
+    if os.path.isdir(copy):
+        return copy
     shutil.copytree(opentpu, copy, ignore=shutil.ignore_patterns(".git"))
-    path, old, new = COLL_BUG
-    with open(os.path.join(copy, path)) as f:
+    path = os.path.join(copy, "rtl", "top", "otpu_coll.sv")
+    with open(path) as f:
         text = f.read()
-    check(text.count(old) == 1, f"the collective bug's line is in {path} once")
-    with open(os.path.join(copy, path), "w") as f:
-        f.write(text.replace(old, new))
-    for s in SLICES:
+    check(text.count(COLL_LINE) == 1, "the collective unit's GATHER write is in otpu_coll.sv once")
+    with open(path, "w") as f:
+        f.write(text.replace(COLL_LINE, line))
+    return copy
+
+
+def slices(tools, opentpu, tmp):
+    for s, line in COLL_BUGS.items():
         spec = f"gen:mix:seed={SLICE_SEED}:count={SLICE_COUNT}:rev={REV}:data=finite:S={s}"
         p, tests = night(tools, opentpu, spec, os.path.join(tmp, f"slices-{s}"))
         passed = [t for t in tests if t["status"] == "pass"]
@@ -363,7 +373,8 @@ def slices(tools, opentpu, tmp):
               f"S={s}: {len(passed)} of {len(tests)} programs pass lockstep on openTPU's RTL, "
               f"{len(gathers)} of them with GATHERs; every other failure is a waived known "
               f"difference (new: {new}; exit {p.returncode})")
-        p, tests = night(tools, copy, spec, os.path.join(tmp, f"slices-bug-{s}"))
+        p, tests = night(tools, coll_bug(opentpu, tmp, line), spec,
+                         os.path.join(tmp, f"slices-bug-{s}"))
         caught = [t for t in tests if t["status"] != "pass" and not t.get("waived") and
                   t["bucket"]["key"].startswith("wrong-value/COLL/GATHER/TMEM/")]
         check(p.returncode == 1 and caught,
