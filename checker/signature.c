@@ -14,13 +14,14 @@ static void opcode_of(const otpu_div_instr *i, int has, char *out, size_t n)
 {
     const char *s = has ? i->disasm : "";
     size_t len = strcspn(s, " ");
-    if (len == 3 && !strncmp(s, "VOP", 3) && s[3] == ' ')
+    int vop = len == 3 && !strncmp(s, "VOP", 3) && s[3] == ' ';
+    if (vop)
         len += 1 + strcspn(s + 4, " ");
     if (!len || len >= n)
         len = 0;
     memcpy(out, s, len);
     out[len] = 0;
-    if (len > 3 && out[3] == ' ')
+    if (vop && len)
         out[3] = '.';
     if (!len)
         snprintf(out, n, "-");

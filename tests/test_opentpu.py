@@ -42,6 +42,7 @@ import time
 import xml.etree.ElementTree as ET
 
 REV = "acf0c1c6"
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")  # the source tree
 
 # Generated programs (seed 1300, 6 a family) that meet a documented difference: (family,
 # index) -> (finding, pc of the diverging instruction, its mnemonic, the location's space).
@@ -264,16 +265,22 @@ def generated(tools, opentpu, tmp):
           "differences")
 
 
+def planted(opentpu, copy, path, old, new, what):
+    """copy: a copy of the checkout with the one occurrence of old in path replaced by new"""
+    shutil.copytree(opentpu, copy, ignore=shutil.ignore_patterns(".git"))
+    with open(os.path.join(copy, path)) as f:
+        text = f.read()
+    check(text.count(old) == 1, f"{what}: the text to change is in {path} once")
+    with open(os.path.join(copy, path), "w") as f:
+        f.write(text.replace(old, new))
+    return copy
+
+
 def faults(tools, opentpu, isa, tmp):
     lock = tools[0]
     for name, path, old, new, bundle, want in FAULTS:
-        copy = os.path.join(tmp, "fault-" + name)
-        shutil.copytree(opentpu, copy, ignore=shutil.ignore_patterns(".git"))
-        with open(os.path.join(copy, path)) as f:
-            text = f.read()
-        check(text.count(old) == 1, f"fault {name}: the text to change is in {path} once")
-        with open(os.path.join(copy, path), "w") as f:
-            f.write(text.replace(old, new))
+        copy = planted(opentpu, os.path.join(tmp, "fault-" + name), path, old, new,
+                       f"fault {name}")
         b = os.path.join(isa, bundle)
         report = os.path.join(tmp, "f-" + name)
         # the first fault also takes the waveform re-run (the traced build of that copy)
@@ -327,8 +334,7 @@ def regress(tools, opentpu, tmp):
 # a new (unwaived) COLL GATHER failure: at S=1 bit 0 of every word of a GATHER's second row
 # flipped, at S=2 and 4 the last slice's segment written with slice 0's data.
 SLICE_SEED, SLICE_COUNT = 1, 12
-WAIVERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ci",
-                       f"opentpu-{REV}.waivers")
+WAIVERS = os.path.join(ROOT, "ci", f"opentpu-{REV}.waivers")
 COLL_LINE = "for (int k = 0; k < S; k++) if (k == int'(ps)) w_data[l] = r_data[k][l];"
 ROW_FLIP = "for (int k = 0; k < S; k++) if (k == int'(ps)) w_data[l] = r_data[k][l] ^ " \
     "32'(pr == 32'd1);"
@@ -338,6 +344,8 @@ COLL_BUGS = {1: ROW_FLIP, 2: LAST_SEGMENT, 4: LAST_SEGMENT}  # slice count -> th
 
 
 def night(tools, dut, spec, out):
+    """otpu-regress run of spec on openTPU's RTL at dut with the waiver file: (process, its
+    results.json's tests)"""
     p = subprocess.run([tools[4], "run", spec, "--waivers", WAIVERS, "-j", "2", "--db", "none",
                         "--no-shrink-buckets", "--out", out], capture_output=True, text=True,
                        env=dict(os.environ, OTPU_DUT="opentpu=" + dut), timeout=7200)
@@ -350,14 +358,8 @@ def coll_bug(opentpu, tmp, line):
     copy = os.path.join(tmp, f"coll-bug-{sorted(set(COLL_BUGS.values())).index(line)}")
     if os.path.isdir(copy):
         return copy
-    shutil.copytree(opentpu, copy, ignore=shutil.ignore_patterns(".git"))
-    path = os.path.join(copy, "rtl", "top", "otpu_coll.sv")
-    with open(path) as f:
-        text = f.read()
-    check(text.count(COLL_LINE) == 1, "the collective unit's GATHER write is in otpu_coll.sv once")
-    with open(path, "w") as f:
-        f.write(text.replace(COLL_LINE, line))
-    return copy
+    return planted(opentpu, copy, os.path.join("rtl", "top", "otpu_coll.sv"), COLL_LINE, line,
+                   "the collective bug")
 
 
 def slices(tools, opentpu, tmp):
@@ -386,17 +388,11 @@ def repros(tools, opentpu, tmp):
     """examples/opentpu-differences (the shrunk repro of each difference, 3 instructions) on
     openTPU's RTL through otpu-regress with the waiver file: each fails, each is waived by the
     waiver of its own difference, none is left over and no waiver is stale"""
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     out = os.path.join(tmp, "repros")
-    p = subprocess.run([tools[4], "run", os.path.join(root, "examples", "opentpu-differences"),
-                        "--waivers", WAIVERS, "-j", "2", "--db", "none", "--no-shrink-buckets",
-                        "--out", out], capture_output=True, text=True, timeout=3600,
-                       env=dict(os.environ, OTPU_DUT="opentpu=" + opentpu))
+    p, tests = night(tools, opentpu, os.path.join(ROOT, "examples", "opentpu-differences"), out)
     with open(os.path.join(out, "summary.json")) as f:
         s = json.load(f)
-    with open(os.path.join(out, "results.json")) as f:
-        by = {t["bundle"][0]: (t.get("waived") or {}).get("id", "")
-              for t in json.load(f)["tests"]}
+    by = {t["bundle"][0]: (t.get("waived") or {}).get("id", "") for t in tests}
     check(p.returncode == 0 and s["tests"] == 5 and s["waived"] == 5 and
           all(v.startswith(f"d{k}-") for k, v in by.items()) and
           not any(w["stale"] for w in s["waivers"]),
@@ -408,8 +404,7 @@ def pytests(opentpu, tmp):
     """tests/opentpu_style (openTPU's own style: pytest over its isasim and rtlsim) run in a
     copy of the checkout by scripts/opentpu_pytest: each of the five fails on acf0c1c6 with an
     assertion that names its difference (the two sides differ there), not with an error"""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
-                          "opentpu_pytest")
+    script = os.path.join(ROOT, "scripts", "opentpu_pytest")
     work = os.path.join(tmp, "pytest")
     p = run([script, opentpu, "--work", work], timeout=3600)
     cases = list(ET.parse(os.path.join(work, "junit.xml")).getroot().iter("testcase")) \

@@ -7,7 +7,8 @@ planted by plusargs (a VPU bit flip and a dropped DMA write) stand for two known
 (2) A night with a waiver for the VPU fault only and one that matches nothing: the VPU
     failure is waived (results.json, JUnit skipped with the reason, the page, not shrunk), the
     DMA one is new and fails the run (exit 1), the unused waiver is reported stale.
-(3) Waivers (one a list of two signatures, one of them a * pattern) for both: the run passes (exit 0) with 2 waived, none stale.
+(3) Waivers (one a list of two signatures, one of them a * pattern) for both: the run passes
+    (exit 0) with 2 waived, none stale.
 (4) Two shards run without waivers, merged with them: the same verdict as one run.
 
 usage: test_regress_waivers.py OTPU_REGRESS VECTORS_ISA WORK"""
