@@ -125,7 +125,8 @@ def one_waived(key):
     check(len(re.findall(r"^WAIVED vpu/random_001: .*\[waiver vpu-flip\]", p.stderr, re.M)) == 2
           and len(re.findall(r"^FAIL dma/qst: ", p.stderr, re.M)) == 2 and
           not re.search(r"^FAIL vpu/", p.stderr, re.M),
-          "the log says WAIVED and FAIL, as each test ends and at the end")
+          "the log says WAIVED and FAIL, as each test ends and at the end, each on a line of "
+          f"its own:\n{p.stderr}")
     junit = ET.parse(os.path.join(out, "junit.xml")).getroot()
     cases = {tc.get("classname"): tc for tc in junit.iter("testcase")}
     skip = cases["vpu"].find("skipped")

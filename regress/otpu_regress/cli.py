@@ -12,13 +12,12 @@ import subprocess
 import sys
 import time
 
-from . import buckets, history, identity, places, procs, report, rounds, runner, suite, waivers
-from . import codecov
+from . import buckets, history, identity, places, procs, progress, report, rounds, runner, suite
+from . import codecov, waivers
 from .errors import UsageError
 from .finish import finish
 from .merge import merge_dirs
 from .number import number
-from .progress import Progress
 from .results import RUN_SCHEMA
 from .slurm_run import run_on_slurm
 from .text import visible, visible_lines
@@ -94,7 +93,7 @@ def cmd_run(a, log):
         report.write_json(os.path.join(out, "run.json"),  # what a merge of a killed run needs
                           {"schema": RUN_SCHEMA, "run": run, "tests": names})
         gen_problems = generate(round_tests, tools, os.path.join(out, "bundles"), log)
-        prog = Progress(len(round_tests))
+        prog = progress.Progress(len(round_tests))
 
         def on_result(rec):
             waivers.mark(a.waiver_list, rec)  # (the line below says WAIVED as it ends)
@@ -255,7 +254,7 @@ def main(argv=None):
             a.db = None
 
     def log(s):
-        print(visible_lines(s), file=sys.stderr, flush=True)
+        progress.write(sys.stderr, visible_lines(s) + "\n")
     procs.on_signals()
     try:
         return {"run": cmd_run, "history": cmd_history, "merge": cmd_merge}[a.cmd](a, log)

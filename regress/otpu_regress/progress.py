@@ -1,7 +1,18 @@
 """Progress while a run goes: done/total, failures so far (not the waived ones), rate and an
 ETA; one rewritten line on a terminal, plain lines (every 10 s, and at the end) otherwise."""
 import sys
+import threading
 import time
+
+_LOCK = threading.Lock()
+
+
+def write(stream, text):
+    """text written whole and flushed: the bucket-shrinking threads log while the main thread
+    reports results, and print()'s separate writes of text and newline would interleave"""
+    with _LOCK:
+        stream.write(text)
+        stream.flush()
 
 
 class Progress:
@@ -22,15 +33,12 @@ class Progress:
         self.failed += failed
         now = time.monotonic()
         if self.tty:
-            self.stream.write("\r" + self.line() + "\033[K")
-            if self.done == self.total:
-                self.stream.write("\n")
+            write(self.stream, "\r" + self.line() + "\033[K" +
+                  ("\n" if self.done == self.total else ""))
         elif now - self.last >= 10 or self.done == self.total:
-            self.stream.write(self.line() + "\n")
+            write(self.stream, self.line() + "\n")
             self.last = now
-        self.stream.flush()
 
     def say(self, text):
         """a line of its own (a failure as it happens) above the progress line"""
-        self.stream.write(("\r\033[K" if self.tty else "") + text + "\n")
-        self.stream.flush()
+        write(self.stream, ("\r\033[K" if self.tty else "") + text + "\n")
