@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct Known {
 };
 
 const int64_t kIntMax = 2147483647;  // $value$plusargs("%d") reads a 32-bit int
+// openTPU's AXI memory model (sim/verilator/otpu_axi_mem.sv): a stall withheld 100 percent of
+// the time would never let a transfer through
+const Known kAxi[] = {{"axi_seed", 0, kIntMax, nullptr}, {"axi_stall", 0, 99, "axi_seed"}};
 const Known kKnown[] = {
     {"otpu_fault_slice", 0, -1, nullptr},
     {"otpu_flip_unit", 0, 4, "otpu_flip_n"},   {"otpu_flip_n", 1, kIntMax, "otpu_flip_unit"},
@@ -47,6 +51,8 @@ const Known kKnown[] = {
 
 const Known *find(const std::string &name) {
   for (const Known &k : kKnown)
+    if (name == k.name) return &k;
+  for (const Known &k : kAxi)
     if (name == k.name) return &k;
   return nullptr;
 }
@@ -74,7 +80,7 @@ uint64_t plusarg_value(const std::vector<std::string> &plusargs, const std::stri
 }
 
 std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c,
-                           bool opentpu) {
+                           bool opentpu, bool axi) {
   std::map<std::string, int64_t> given;
   for (const std::string &raw : plusargs) {
     const std::string p = printable(raw);
@@ -86,10 +92,16 @@ std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_
     // Verilator's run-time options that print and end the process before any verdict
     if (raw == "+verilator+help" || raw == "+verilator+V" || raw == "+verilator+version")
       return p + ": prints Verilator's help or version and ends the simulation (no run)";
-    if (raw.compare(0, 6, "+otpu_") != 0) continue;
+    bool axi_arg = raw.compare(0, 5, "+axi_") == 0;
+    if (axi_arg && !axi)
+      return p + ": a setting of openTPU's AXI memory model, which only --dut opentpu-axi=PATH "
+                 "builds";
+    if (raw.compare(0, 6, "+otpu_") != 0 && !axi_arg) continue;
     size_t eq = raw.find('=');
     std::string name = raw.substr(1, eq == std::string::npos ? std::string::npos : eq - 1);
     const Known *k = find(name);
+    if (!k && axi_arg) return p + ": unknown; openTPU's AXI memory model takes +axi_seed=N and "
+                                  "+axi_stall=PERCENT";
     if (!k) return p + ": unknown +otpu_ plusarg (rtl/README.md lists them)";
     int64_t v, hi = k->hi < 0 ? int64_t(c.S) - 1 : k->hi;
     if (eq == std::string::npos || !parse_decimal(raw.substr(eq + 1), &v))
@@ -108,4 +120,13 @@ std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_
     return "+otpu_fault_slice does nothing without a fault (+otpu_flip_*, _drop_*, _early_*, "
            "_fp_*, _waitw_early)";
   return "";
+}
+
+void add_axi_defaults(std::vector<std::string> *plusargs) {
+  for (const char *d : {"+axi_seed=1", "+axi_stall=20"}) {
+    const std::string name(d, strchr(d, '=') + 1);
+    bool given = false;
+    for (const std::string &p : *plusargs) given = given || p.compare(0, name.size(), name) == 0;
+    if (!given) plusargs->push_back(d);
+  }
 }

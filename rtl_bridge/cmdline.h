@@ -43,10 +43,16 @@ class ArgWalk {
 uint64_t plusarg_value(const std::vector<std::string> &plusargs, const std::string &prefix);
 
 // "" when every +otpu_* argument is known, well formed and effective for the Config, else the
-// one-line reason naming the argument (printable). Plusargs outside the +otpu_ namespace are not
-// judged. openTPU's RTL (`opentpu`) has none of the +otpu_* faults and takes its input folder
-// (+dir=) from the adapter only.
+// one-line reason naming the argument (printable). Plusargs outside the +otpu_ and +axi_
+// namespaces are not judged. openTPU's RTL (`opentpu`) has none of the +otpu_* faults and takes
+// its input folder (+dir=) from the adapter only; +axi_seed=N and +axi_stall=PERCENT are its
+// AXI memory model's (`axi`: --dut opentpu-axi), refused anywhere else.
 std::string check_plusargs(const std::vector<std::string> &plusargs, const otpu_config &c,
-                           bool opentpu = false);
+                           bool opentpu = false, bool axi = false);
+
+// openTPU's AXI memory model's settings, completed with its own flow's defaults
+// (opentpu/rtlsim.py: seed 1, 20 percent stalls) when not given, so that every run and its
+// repro name the timing they ran with.
+void add_axi_defaults(std::vector<std::string> *plusargs);
 
 #endif

@@ -23,4 +23,9 @@ struct DutStage {
 // Stages bundle b; false with one line in *err.
 bool dut_stage(const otpu_bundle &b, DutStage *st, std::string *err);
 
+// Whether this simulator runs openTPU's RTL: its plusargs are checked as openTPU's (no +otpu_*
+// faults; +axi_* for its AXI memory model, which otpu-lockstep and otpu-rtl allow on an
+// opentpu-axi build only).
+extern const bool kDutIsOpenTpu;
+
 #endif

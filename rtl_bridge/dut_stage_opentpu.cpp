@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+const bool kDutIsOpenTpu = true;
+
 void DutStage::remove() {
   if (dir.empty()) return;
   if (DIR *d = opendir(dir.c_str())) {

@@ -5,15 +5,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <set>
+#include <vector>
 
 #include "isa.h"
 #include "file_util.h"
 
 namespace {
 
-// openTPU's own compile order (opentpu/rtlsim.py), packages first; the AXI memory model
-// (sim/verilator/otpu_axi_mem.sv) is left out: the build uses the behavioural DRAM (AXI = 0).
+// openTPU's own compile order (opentpu/rtlsim.py), packages first. Its testbench's AXI memory
+// model (kAxiMemory) is built only for its board memory path (AXI = 1); without it, the
+// behavioural DRAM (AXI = 0).
 const char *const kSources[] = {
     "rtl/vpu/otpu_fp.sv",     "rtl/vpu/otpu_fpipe.sv",    "rtl/top/otpu_pkg.sv",
     "rtl/mem/otpu_dram.sv",   "rtl/mem/otpu_tmem.sv",     "rtl/mem/otpu_axi_dram.sv",
@@ -21,6 +24,7 @@ const char *const kSources[] = {
     "rtl/mxu/otpu_mxu.sv",    "rtl/vpu/otpu_quant.sv",    "rtl/vpu/otpu_vpu.sv",
     "rtl/top/otpu_coll.sv",   "rtl/top/otpu_slice.sv",    "rtl/top/otpu_top.sv"};
 const char kPackage[] = "rtl/top/otpu_pkg.sv";
+const char kAxiMemory[] = "sim/verilator/otpu_axi_mem.sv";
 
 // A rewrite of the built copy that Verilator 5.006 needs: in `file`, `from` becomes `to`.
 struct Workaround {
@@ -30,6 +34,19 @@ const Workaround kWorkarounds[] = {
     {"rtl/vpu/otpu_quant.sv", "ftz(amax)[30:0]", "31'(ftz(amax))",
      "a part-select of a function call, which Verilator 5.006 cannot parse; the cast takes the "
      "same 31 bits"},
+    // the AXI memory model's two queue elements: 5.006 rejects an untyped assignment pattern
+    // as push_back's argument and writes C++ that does not compile for a typed one of an
+    // unpacked struct; packed, the same fields hold the same values
+    {kAxiMemory, "typedef struct { longint t; logic id; logic [31:0] addr; } rq_t;",
+     "typedef struct packed { longint t; logic id; logic [31:0] addr; } rq_t;",
+     "packed, so that Verilator 5.006 can build a typed pattern of it"},
+    {kAxiMemory, "typedef struct { longint t; logic id; } bq_t;",
+     "typedef struct packed { longint t; logic id; } bq_t;",
+     "packed, so that Verilator 5.006 can build a typed pattern of it"},
+    {kAxiMemory, "rq[c].push_back('{", "rq[c].push_back(rq_t'{",
+     "an assignment pattern as an argument, which Verilator 5.006 needs typed"},
+    {kAxiMemory, "bq[c].push_back('{", "bq[c].push_back(bq_t'{",
+     "an assignment pattern as an argument, which Verilator 5.006 needs typed"},
 };
 
 // text with its SystemVerilog comments (// to the end of the line, /* ... */) blanked out, string
@@ -102,13 +119,17 @@ std::string op_list(const std::set<unsigned> &ops) {
 
 }  // namespace
 
-bool opentpu_read(const std::string &root, OpenTpuTree *t, std::string *err) {
+bool opentpu_read(const std::string &root, bool axi, OpenTpuTree *t, std::string *err) {
   *t = OpenTpuTree{};
   t->root = root;
-  for (const char *f : kSources) {
+  t->axi = axi;
+  std::vector<const char *> sources(std::begin(kSources), std::end(kSources));
+  if (axi) sources.push_back(kAxiMemory);  // after the RTL, as rtlsim.py builds it
+  for (const char *f : sources) {
     std::string text;
     if (!read_file(root + "/" + f, &text)) {
-      *err = "--dut opentpu=" + root + ": cannot read " + f + " (not an openTPU checkout?)";
+      *err = "--dut " + opentpu_dut_value(*t) + ": cannot read " + f +
+             " (not an openTPU checkout?)";
       return false;
     }
     for (const Workaround &w : kWorkarounds) {
@@ -130,13 +151,18 @@ bool opentpu_read(const std::string &root, OpenTpuTree *t, std::string *err) {
       t->rev = otpu_revision(r);
       return true;
     }
-  *err = "--dut opentpu=" + root + ": " + kPackage + " declares the opcodes " + op_list(have) +
+  *err = "--dut " + opentpu_dut_value(*t) + ": " + kPackage + " declares the opcodes " +
+         op_list(have) +
          "; no ISA revision of the model has exactly these (";
   for (int r = 0; r < OTPU_REV_COUNT; r++)
     *err += std::string(r ? "; " : "") + otpu_rev_name(otpu_revision(r)) + ": " +
             op_list(revision_opcodes(otpu_revision(r)));
   *err += ")";
   return false;
+}
+
+std::string opentpu_dut_value(const OpenTpuTree &t) {
+  return std::string(t.axi ? "opentpu-axi=" : "opentpu=") + t.root;
 }
 
 std::string opentpu_problem(const OpenTpuTree &t, const otpu_bundle &b) {
@@ -151,6 +177,11 @@ std::string opentpu_problem(const OpenTpuTree &t, const otpu_bundle &b) {
   };
   auto pow2 = [](uint64_t v) { return v && !(v & (v - 1)); };
   if (c.D % 32) return no("D a multiple of 32", "D", c.D);
+  // its AXI adapter moves a D = 128-byte chunk as one 64-byte beat on each of two channels
+  if (t.axi && c.D != 128) return no("D=128 on its AXI memory path (--dut opentpu-axi)", "D", c.D);
+  if (t.axi && c.DRAM_BYTES % 128)
+    return no("DRAM_BYTES a multiple of 128 on its AXI memory path (whole beats on both "
+              "channels)", "DRAM_BYTES", c.DRAM_BYTES);
   if (!pow2(c.LANES) || c.LANES > 16) return no("LANES a power of two up to 16", "LANES", c.LANES);
   if (c.D % c.LANES) return no("LANES dividing D", "LANES", c.LANES);
   if (c.MCOLS > c.LANES) return no("MCOLS <= LANES", "MCOLS", c.MCOLS);
@@ -176,10 +207,11 @@ std::string opentpu_problem(const OpenTpuTree &t, const otpu_bundle &b) {
   return "";
 }
 
-std::string opentpu_verilator_flags(const otpu_config &c) {
+std::string opentpu_verilator_flags(const OpenTpuTree &t, const otpu_config &c) {
   // openTPU's own build options (opentpu/rtlsim.py); the MXU's per-element loops need more
   // unrolling than Verilator's defaults from D = 128 on
   std::string f = " -Wno-WIDTH -O3 --x-assign 0 --x-initial 0";
+  if (t.axi) f += " +define+OTPU_OPENTPU_AXI";  // (the adapter's: otpu_top's memory path)
   if (c.D >= 128) f += " --unroll-count " + std::to_string(2 * c.D) + " --unroll-stmts 1000000";
   return f;
 }

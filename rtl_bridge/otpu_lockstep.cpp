@@ -3,7 +3,7 @@
 //
 //   otpu-lockstep run BUNDLE [--report DIR] [--wave-window N] [--snapshot-every N] [--keep-going]
 //                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress] [--systemc]
-//                            [--coverage FILE] [--code-coverage FILE] [--dut opentpu=PATH]
+//                            [--coverage FILE] [--code-coverage FILE] [--dut opentpu[-axi]=PATH]
 //                            [+plusargs]
 //
 // It finds or builds the simulator of the bundle's Config (rtl_build.h: the reference RTL, or
@@ -41,7 +41,7 @@ const char kUsage[] =
     "                            [--keep-going]\n"
     "                            [--max-cycles N] [--hang-cycles N] [--no-check] [--progress]\n"
     "                            [--systemc] [--coverage FILE] [--code-coverage FILE]\n"
-    "                            [--dut opentpu=PATH] [--report-html] [+plusargs]\n"
+    "                            [--dut opentpu[-axi]=PATH] [--report-html] [+plusargs]\n"
     "       otpu-lockstep report DIR [--html]\n"
     "\n"
     "Runs BUNDLE (case.txt, prog_<s>.hex, dram_<s>.bin) on the reference RTL built for its\n"
@@ -78,8 +78,12 @@ const char kUsage[] =
     "                     model set to the ISA revision its package declares (the bundle's REV=\n"
     "                     must be that revision). Default: $OTPU_DUT, else the\n"
     "                     reference RTL\n"
+    "  --dut opentpu-axi=PATH  the same on its board memory path (D=128 only): its AXI adapter\n"
+    "                     and its testbench's AXI memory model with random latency and stalls,\n"
+    "                     set by +axi_seed=N (default 1) and +axi_stall=PERCENT (0..99, default\n"
+    "                     20); both go into the repro\n"
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
-    "                     malformed +otpu_* plusarg is bad input\n"
+    "                     malformed +otpu_* or +axi_* plusarg is bad input\n"
     "\n"
     "report DIR prints a stored report (DIR/divergence.json, or that file) as text again;\n"
     "--html also writes DIR/divergence.html.\n"
@@ -267,7 +271,7 @@ int cmd_run(int argc, char **argv) {
       systemc = true;
     } else if (a == "--dut") {
       if (!args.value(&dut_arg) || !parse_dut(dut_arg, &dut, &v)) {
-        if (v.empty()) v = "--dut needs reference or opentpu=PATH";
+        if (v.empty()) v = "--dut needs reference, opentpu=PATH or opentpu-axi=PATH";
         return bad(printable(v));
       }
     } else if (a == "--coverage") {
@@ -295,8 +299,9 @@ int cmd_run(int argc, char **argv) {
   otpu_config c;
   std::string err;
   if (!read_bundle_config(bundle, &c, &err, dut)) return bad(err);
-  std::string why = check_plusargs(plusargs, c, dut.opentpu);
+  std::string why = check_plusargs(plusargs, c, dut.opentpu, dut.tree.axi);
   if (!why.empty()) return bad(printable(why));
+  if (dut.tree.axi) add_axi_defaults(&plusargs);
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
   if (!no_check && !(why = report_problem(report)).empty())
     return bad("--report " + printable(report) + ": " + why);
@@ -344,7 +349,7 @@ int cmd_run(int argc, char **argv) {
   // model's revision): its sources, its build's key, the DUT
   std::string repro = "OTPU_SOURCE_ROOT=" + shell_quote(rtl_source_root()) + " OTPU_RTL_KEY=" +
                       key + " otpu-lockstep run " + shell_quote(bundle);
-  if (dut.opentpu) repro += " --dut " + shell_quote("opentpu=" + dut.tree.root);
+  if (dut.opentpu) repro += " --dut " + shell_quote(dut_value(dut));
   if (systemc) {
     repro += " --systemc";
     // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)

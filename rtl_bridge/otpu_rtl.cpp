@@ -1,10 +1,10 @@
 // otpu_rtl.cpp - otpu-rtl, the command that runs a run bundle on the project's reference RTL.
 //
 //   otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE] [--systemc]
-//                       [--code-coverage FILE] [--dut opentpu=PATH] [+plusargs]
+//                       [--code-coverage FILE] [--dut opentpu[-axi]=PATH] [+plusargs]
 //   otpu-rtl build [--systemc | --code-coverage] [--cache DIR] [--stamp FILE]
-//                  [--dut opentpu=PATH] (--defaults | --bundle DIR | K=V ...)
-//   otpu-rtl path [--systemc | --code-coverage] [--dut opentpu=PATH] (BUNDLE | K=V ...)
+//                  [--dut opentpu[-axi]=PATH] (--defaults | --bundle DIR | K=V ...)
+//   otpu-rtl path [--systemc | --code-coverage] [--dut opentpu[-axi]=PATH] (BUNDLE | K=V ...)
 //
 // The RTL is built per Config (Verilator -G parameters), in two cached steps (rtl_build.h): the
 // Verilated RTL library, then the simulator linked against it (otpu_rtl_sim.cpp; the SystemC top
@@ -33,10 +33,10 @@ namespace {
 const char kUsage[] =
     "usage: otpu-rtl run BUNDLE [--dump DIR] [--max-cycles N] [--fst FILE] [--events FILE]\n"
     "                           [--systemc] [--code-coverage FILE] [+plusargs]\n"
-    "                           [--dut opentpu=PATH]\n"
+    "                           [--dut opentpu[-axi]=PATH]\n"
     "       otpu-rtl build [--systemc | --code-coverage] [--cache DIR] [--stamp FILE]\n"
-    "                      [--dut opentpu=PATH] (--defaults | --bundle DIR | KEY=VALUE ...)\n"
-    "       otpu-rtl path [--systemc | --code-coverage] [--dut opentpu=PATH]\n"
+    "                      [--dut opentpu[-axi]=PATH] (--defaults | --bundle DIR | KEY=VALUE ...)\n"
+    "       otpu-rtl path [--systemc | --code-coverage] [--dut opentpu[-axi]=PATH]\n"
     "                     (BUNDLE | KEY=VALUE ...)\n"
     "\n"
     "run: the bundle on the reference RTL built for its Config (built and cached on first use);\n"
@@ -49,7 +49,8 @@ const char kUsage[] =
     "     one).\n"
     "--dut opentpu=PATH: openTPU's own RTL from the checkout at PATH instead of the reference\n"
     "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: $OTPU_DUT, else\n"
-    "     reference.\n"
+    "     reference. opentpu-axi=PATH: on its AXI memory path (D=128; random timing set by\n"
+    "     +axi_seed=N, default 1, and +axi_stall=PERCENT, default 20).\n"
     "\n"
     "exit status: 0 every slice halted (build, path: done), 1 a simulated error or a failed\n"
     "             host step, 2 bad input, 3 timeout, 4 the build failed; 128+N: signal N\n"
@@ -69,7 +70,7 @@ int take_dut(int *argc, char **argv, int from, RtlDut *dut) {
       i++;
       continue;
     }
-    if (i + 1 >= *argc) return bad("--dut needs reference or opentpu=PATH");
+    if (i + 1 >= *argc) return bad("--dut needs reference, opentpu=PATH or opentpu-axi=PATH");
     std::string err;
     if (!parse_dut(argv[i + 1], dut, &err)) {
       fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
@@ -115,7 +116,7 @@ int cmd_run(int argc, char **argv) {
       return 2;
     }
   }
-  std::string why = check_plusargs(plusargs, c, dut.opentpu);
+  std::string why = check_plusargs(plusargs, c, dut.opentpu, dut.tree.axi);
   if (!why.empty()) {
     fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
     return 2;
@@ -141,6 +142,9 @@ int cmd_run(int argc, char **argv) {
   av.push_back(const_cast<char *>(exe.c_str()));
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--systemc")) av.push_back(argv[i]);
+  const size_t given = plusargs.size();
+  if (dut.tree.axi) add_axi_defaults(&plusargs);  // (the AXI memory's, where not given)
+  for (size_t k = given; k < plusargs.size(); k++) av.push_back(&plusargs[k][0]);
   av.push_back(nullptr);
   fflush(stdout);
   execv(exe.c_str(), av.data());

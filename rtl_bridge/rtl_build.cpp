@@ -356,7 +356,7 @@ bool library_step(const otpu_config &c, RtlTopKind kind, const RtlDut &dut, Step
     *err = "no source tree: set OTPU_SOURCE_ROOT";
     return false;
   }
-  if (dut.opentpu) flags += opentpu_verilator_flags(c);
+  if (dut.opentpu) flags += opentpu_verilator_flags(dut.tree, c);
   h = std::string(kLibVersion) + "\n" + config_str(c) + "\n" + flags + "\n" +
       tool_version(verilator_bin());
   std::vector<std::string> paths = {root + "/rtl_bridge/rtl_lib.mk"};

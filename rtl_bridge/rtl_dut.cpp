@@ -55,17 +55,25 @@ bool read_bundle_config(const std::string &dir, otpu_config *c, std::string *err
 bool parse_dut(const std::string &value, RtlDut *d, std::string *err) {
   *d = RtlDut();
   if (value == "reference") return true;
-  if (value.compare(0, 8, "opentpu=") != 0 || value.size() == 8) {
-    *err = "--dut needs reference or opentpu=PATH (an openTPU checkout), not '" + value + "'";
+  size_t eq = value.find('=');
+  std::string kind = value.substr(0, eq);
+  if (eq == std::string::npos || eq + 1 == value.size() ||
+      (kind != "opentpu" && kind != "opentpu-axi")) {
+    *err = "--dut needs reference, opentpu=PATH or opentpu-axi=PATH (an openTPU checkout), not '" +
+           value + "'";
     return false;
   }
   char abs[4096];
-  if (!realpath(value.c_str() + 8, abs)) {
+  if (!realpath(value.c_str() + eq + 1, abs)) {
     *err = "--dut " + value + ": " + strerror(errno);
     return false;
   }
   d->opentpu = true;
-  return opentpu_read(abs, &d->tree, err);
+  return opentpu_read(abs, kind == "opentpu-axi", &d->tree, err);
+}
+
+std::string dut_value(const RtlDut &d) {
+  return d.opentpu ? opentpu_dut_value(d.tree) : "reference";
 }
 
 bool dut_from_env(RtlDut *d, std::string *err) {
@@ -78,7 +86,8 @@ bool dut_from_env(RtlDut *d, std::string *err) {
 
 std::string dut_note(const RtlDut &d) {
   if (!d.opentpu) return "the reference RTL";
-  std::string n = "openTPU's RTL at " + d.tree.root + " (ISA revision " +
+  std::string n = "openTPU's RTL at " + d.tree.root +
+                  (d.tree.axi ? " with its AXI memory path" : "") + " (ISA revision " +
                   otpu_rev_name(d.tree.rev) + "; ";
   if (d.tree.workarounds.empty()) return n + "built as it is)";
   n += std::to_string(d.tree.workarounds.size()) + " Verilator 5.006 workaround(s) in the build's "

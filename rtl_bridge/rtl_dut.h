@@ -12,13 +12,17 @@
 
 // The RTL a tool builds and runs: the project's reference RTL (rtl/), or openTPU's own from a
 // checkout (`--dut opentpu=PATH`, opentpu.h), built with the adapter
-// rtl_bridge/opentpu/otpu_rtl_tb.sv. Both are cached per Config and per source contents.
+// rtl_bridge/opentpu/otpu_rtl_tb.sv; `--dut opentpu-axi=PATH` builds it with its board memory
+// path instead of its behavioural DRAM (tree.axi). All are cached per Config and per source
+// contents.
 struct RtlDut {
   bool opentpu = false;
   OpenTpuTree tree;  // the checkout, read (opentpu only)
 };
-// --dut's value: "reference" or "opentpu=PATH". false with one line in *err.
+// --dut's value: "reference", "opentpu=PATH" or "opentpu-axi=PATH". false with one line in *err.
 bool parse_dut(const std::string &value, RtlDut *d, std::string *err);
+// The --dut value that selects d again (for a repro): "reference" or "opentpu[-axi]=ROOT".
+std::string dut_value(const RtlDut &d);
 // The default of --dut: $OTPU_DUT when set (so that tools started by others, otpu-regress,
 // otpu-shrink, a repro.sh, run the same RTL), else the reference RTL.
 bool dut_from_env(RtlDut *d, std::string *err);

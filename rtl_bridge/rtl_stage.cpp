@@ -5,6 +5,7 @@
 
 #include "cmdline.h"
 #include "dpi.h"
+#include "dut_stage.h"
 
 StagedBundle::~StagedBundle() {
   otpu_dpi_load(nullptr);
@@ -17,7 +18,7 @@ int stage_bundle(const DriverArgs &o, StagedBundle *sb) {
     fprintf(stderr, "otpu-rtl: %s\n", printable(err).c_str());
     return 2;
   }
-  std::string bad = check_plusargs(o.plusargs, sb->b.cfg);
+  std::string bad = check_plusargs(o.plusargs, sb->b.cfg, kDutIsOpenTpu, kDutIsOpenTpu);
   if (!bad.empty()) return usage(bad);
   otpu_dpi_load(&sb->b);
   return 0;

@@ -12,7 +12,9 @@ Checks the ci/ files of issue 12 without running a regression:
   - ci/slurm/nightly.sbatch is an array job running otpu-regress with --shard;
   - ci/opentpu.suite is generated programs of revision acf0c1c6 at 1, 2 and 4 slices,
     ci/opentpu-acf0c1c6.waivers reads as otpu-regress reads it, one waiver per difference
-    docs/opentpu.md documents, and .github/workflows/opentpu-night.yml runs them;
+    docs/opentpu.md documents, ci/opentpu-axi.suite is D=128 programs of that revision under
+    more than one AXI timing (+axi_seed, +axi_stall on every entry), and
+    .github/workflows/opentpu-night.yml runs both with their OTPU_DUT and the waivers;
   - every project path a command names exists in the source tree or is built by meson.
 Each failed check is one line; exit status 1 if any failed.
 """
@@ -178,6 +180,7 @@ def check_suite(rel, root, variables, otpu_gen, families, keys, tmp):
     names = {}
     for e in read_suite(path, rel):
         fig["entries"] += 1
+        fig.setdefault("plusargs", []).append(e["plusargs"])
         if e["source"].startswith("gen:"):
             g = parse_gen(e, families, keys)
             if g is None:
@@ -530,13 +533,32 @@ def check_opentpu(root, fig):
     wf = load_yaml(rel, root)
     steps = [s for j in ((wf or {}).get("jobs") or {}).values() for s in j.get("steps") or []]
     runs = [s["run"] for s in steps if isinstance(s, dict) and "run" in s]
-    night = [r for r in runs if "otpu-regress run" in r]
-    if wf is not None and not (len(night) == 1 and "ci/opentpu.suite" in night[0] and
-                               "--waivers ci/opentpu-acf0c1c6.waivers" in night[0] and
-                               "OTPU_DUT=" in night[0]):
-        fail(f"{rel}: no one otpu-regress run of ci/opentpu.suite with OTPU_DUT and the waivers")
+    for suite, dut in (("ci/opentpu.suite", "OTPU_DUT=\"opentpu="),
+                       ("ci/opentpu-axi.suite", "OTPU_DUT=\"opentpu-axi=")):
+        night = [r for r in runs if f"otpu-regress run {suite} " in r]
+        if wf is not None and not (len(night) == 1 and dut in night[0] and
+                                   "--waivers ci/opentpu-acf0c1c6.waivers" in night[0]):
+            fail(f"{rel}: no one otpu-regress run of {suite} with {dut}...\" and the waivers")
     for r in runs:
         check_paths(rel, r, root)
+
+
+def check_opentpu_axi(fig):
+    """ci/opentpu-axi.suite: generated programs of acf0c1c6 at D=128 (the AXI memory path's
+    width), each entry with its timing (+axi_seed, +axi_stall), more than one timing"""
+    rel = "ci/opentpu-axi.suite"
+    if fig["bundles"] or fig.get("revs") != {"acf0c1c6"}:
+        fail(f"{rel}: not generated programs of acf0c1c6 alone")
+    if any("D=128" not in c for c in fig["configs"]):
+        fail(f"{rel}: an entry without D=128 (the AXI memory path's only width)")
+    timings = set()
+    for plus in fig.get("plusargs", []):
+        t = tuple(sorted(p for p in plus if p.startswith(("+axi_seed=", "+axi_stall="))))
+        if len(t) != 2:
+            fail(f"{rel}: an entry without both +axi_seed=N and +axi_stall=PERCENT ({plus})")
+        timings.add(t)
+    if len(timings) < 2:
+        fail(f"{rel}: {len(timings)} timing(s); the night sweeps seeds and stall rates")
 
 
 def main():
@@ -555,7 +577,9 @@ def main():
         directed = check_suite("ci/directed.suite", root, variables, otpu_gen, families, keys,
                                tmp)
         opentpu = check_suite("ci/opentpu.suite", root, variables, otpu_gen, families, keys, tmp)
+        axi = check_suite("ci/opentpu-axi.suite", root, variables, otpu_gen, families, keys, tmp)
     check_opentpu(root, opentpu)
+    check_opentpu_axi(axi)
     for fam in sorted(families - directed["families"]):
         fail(f"ci/directed.suite: no gen entry of family '{fam}'")
     if directed["bundles"]:
@@ -566,7 +590,7 @@ def main():
     check_gitlab(root)
     check_sbatch(root)
     for label, fig in (("nightly", night), ("smoke", smoke), ("directed", directed),
-                       ("opentpu", opentpu)):
+                       ("opentpu", opentpu), ("opentpu-axi", axi)):
         print(f"ci-files: {label}: {fig['entries']} entries, {fig['tests']} tests "
               f"({len(fig['bundles'])} bundles, {fig['generated']} generated in "
               f"{len(fig['families'])} families, {len(fig['configs'])} sets of Config overrides)")

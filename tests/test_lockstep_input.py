@@ -69,6 +69,23 @@ def main():
                          (["+otpu_drop_unit=9", "+otpu_drop_n=1"], "must be 0..4"),
                          (["+otpu_fp_n=1", "+otpu_fp_n=2"], "given twice")):
         s.bad("plusargs " + " ".join(args), ["run", small, *args], phrase)
+    # openTPU's AXI memory model's settings (--dut opentpu-axi): refused on any other RTL;
+    # the rows that need a checkout are in test_opentpu.py
+    for args, phrase in ((["+axi_seed=3"], "only --dut opentpu-axi=PATH builds"),
+                         (["+axi_stall=20", "+axi_seed=1"], "+axi_stall=20: a setting of "
+                          "openTPU's AXI memory model"),
+                         (["+axi_foo"], "+axi_foo: a setting of openTPU's AXI memory model")):
+        s.bad("plusargs " + " ".join(args) + " on the reference RTL", ["run", small, *args],
+              phrase)
+    notco = s.path("not-a-checkout")
+    os.mkdir(notco)
+    for dut, phrase in (("opentpu-axi=", "--dut needs reference, opentpu=PATH or opentpu-axi"),
+                        ("opentpu-ax=" + notco, "--dut needs reference, opentpu=PATH or "
+                         "opentpu-axi=PATH"),
+                        ("opentpu-axi=" + s.path("missing"), "No such file"),
+                        ("opentpu-axi=" + notco, "cannot read rtl/vpu/otpu_fp.sv (not an "
+                         "openTPU checkout?)")):
+        s.bad(f"--dut {dut}", ["run", small, "--dut", dut], phrase)
     rc, _, err, _ = s.run("run", small, "+verilator+seed+5")
     s.check("a plusarg outside +otpu_ passes through", rc == 0, err)
     for p in ("+verilator+help", "+verilator+V", "+verilator+version"):

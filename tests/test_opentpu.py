@@ -22,6 +22,9 @@ With it:
   - at one, two and four slices, finite-data programs with GATHERs pass, every other failure
     is waived by ci/opentpu-acf0c1c6.waivers, and a bug planted in a copy's collective unit
     (one per slice count) is reported as new (unwaived);
+  - on its AXI memory path (--dut opentpu-axi), bad timing settings are refused, D=128
+    programs under two timings pass or are waived, and a bug planted in a copy's AXI adapter
+    is reported as new;
   - the shrunk repro of each difference (examples/opentpu-differences) is waived by its own
     waiver of ci/opentpu-acf0c1c6.waivers, and no waiver is stale;
   - the openTPU-style tests of the five differences (tests/opentpu_style, run by
@@ -236,8 +239,10 @@ def interrupted(tools, isa, opentpu, tmp):
           f"^C during a run leaves no staged input behind (exit {rc}, left {os.listdir(tmpdir)})")
 
 
-def generate(gen, family, seed, count, out):
-    p = run([gen, family, "--seed", str(seed), "--count", str(count), "--out", out, "--rev", REV])
+def generate(gen, family, seed, count, out, *extra):
+    """otpu-gen's bundles (extra: more of its options and KEY=VALUE Config fields)"""
+    p = run([gen, family, "--seed", str(seed), "--count", str(count), "--out", out, "--rev", REV,
+             *extra])
     check(p.returncode == 0, f"otpu-gen {family} --rev {REV} writes {count} bundles")
     return [os.path.join(out, f"{family}-{seed}-{i:04d}") for i in range(count)]
 
@@ -343,12 +348,12 @@ LAST_SEGMENT = "for (int k = 0; k < S; k++) if (k == ((int'(ps) == S - 1) ? 0 : 
 COLL_BUGS = {1: ROW_FLIP, 2: LAST_SEGMENT, 4: LAST_SEGMENT}  # slice count -> the planted line
 
 
-def night(tools, dut, spec, out):
-    """otpu-regress run of spec on openTPU's RTL at dut with the waiver file: (process, its
-    results.json's tests)"""
+def night(tools, dut, spec, out, kind="opentpu"):
+    """otpu-regress run of spec on openTPU's RTL at dut (--dut KIND=dut) with the waiver file:
+    (process, its results.json's tests)"""
     p = subprocess.run([tools[4], "run", spec, "--waivers", WAIVERS, "-j", "2", "--db", "none",
                         "--no-shrink-buckets", "--out", out], capture_output=True, text=True,
-                       env=dict(os.environ, OTPU_DUT="opentpu=" + dut), timeout=7200)
+                       env=dict(os.environ, OTPU_DUT=f"{kind}={dut}"), timeout=7200)
     with open(os.path.join(out, "results.json")) as f:
         return p, json.load(f)["tests"]
 
@@ -400,6 +405,71 @@ def repros(tools, opentpu, tmp):
           f"(exit {p.returncode})")
 
 
+# openTPU's board memory path (--dut opentpu-axi: its AXI adapter in front of its testbench's AXI
+# memory model, random latency and stalls): bad timing settings are refused before any build;
+# D=128 hazard programs under two timings (no stalls; 80 percent) pass or are waived, none new,
+# and a failure's repro.sh names its timing; a bug planted in a copy's AXI adapter (wr_idle
+# always 1: an ST or QST completes before the memory has answered its writes, so a later read
+# can overtake them) is reported as new.
+AXI_GEN = f"gen:hazard:seed=31:count=6:rev={REV}:data=finite:D=128:LANES=16"
+AXI_TIMINGS = {"t1": ("+axi_seed=1", "+axi_stall=0"), "t2": ("+axi_seed=4", "+axi_stall=80")}
+WR_IDLE = "assign wr_idle = (wr_n == 0);"
+
+
+def axi_refused(tools, opentpu, isa, tmp):
+    lock = tools[0]
+    b128 = generate(tools[2], "hazard", 31, 1, os.path.join(tmp, "axi-gen"), "--data", "finite",
+                    "D=128", "LANES=16")[0]
+    d32 = os.path.join(isa, "peer_fuzz1_91001")
+    rows = [  # (bundle, dut kind, plusargs, words of the one line)
+        (d32, "opentpu-axi", [], "needs D=128 on its AXI memory path"),
+        (b128, "opentpu-axi", ["+axi_seed=1", "+axi_stall=100"], "+axi_stall=100: must be 0..99"),
+        (b128, "opentpu-axi", ["+axi_stall=5"], "+axi_stall does nothing without +axi_seed"),
+        (b128, "opentpu-axi", ["+axi_seed=x"], "+axi_seed=x: needs =N"),
+        (b128, "opentpu-axi", ["+axi_seed=-1"], "+axi_seed=-1: needs =N"),
+        (b128, "opentpu-axi", ["+axi_seed=1", "+axi_seed=2"], "given twice"),
+        (b128, "opentpu-axi", ["+axi_sede=1"], "takes +axi_seed=N and +axi_stall=PERCENT"),
+        (b128, "opentpu", ["+axi_seed=1"], "only --dut opentpu-axi=PATH builds"),
+    ]
+    for bundle, kind, plus, words in rows:
+        for tool in (lock, tools[1]):
+            p = run([tool, "run", bundle, "--dut", f"{kind}={opentpu}", *plus])
+            check(p.returncode == 2 and words in p.stderr and
+                  len(p.stderr.strip().splitlines()) == 1,
+                  f"{os.path.basename(tool)} --dut {kind} {' '.join(plus)} on "
+                  f"{os.path.basename(bundle)}: exit 2 with {words!r} before any build "
+                  f"({p.returncode}: {p.stderr.strip()[-200:]})")
+
+
+def axi_night(tools, dut, tmp, name):
+    suite = os.path.join(tmp, f"{name}.suite")
+    with open(suite, "w") as f:
+        f.writelines(f"{AXI_GEN} name={t} {' '.join(plus)}\n" for t, plus in AXI_TIMINGS.items())
+    return night(tools, dut, suite, os.path.join(tmp, name), kind="opentpu-axi")
+
+
+def axi(tools, opentpu, isa, tmp):
+    axi_refused(tools, opentpu, isa, tmp)
+    p, tests = axi_night(tools, opentpu, tmp, "axi")
+    new = [t["name"] for t in tests if t["status"] != "pass" and not t.get("waived")]
+    passed = [t["name"] for t in tests if t["status"] == "pass"]
+    check(p.returncode == 0 and len(tests) == 12 and not new and passed,
+          f"AXI memory path: {len(passed)} of {len(tests)} hazard programs pass under two "
+          f"timings, the others are waived known differences (new: {new}; exit {p.returncode})")
+    failed = [t for t in tests if t.get("repro") and t["name"].startswith("t2/")]
+    if failed:
+        text = open(os.path.join(tmp, "axi", failed[0]["repro"], "repro.sh")).read()
+        check("+axi_seed=4 +axi_stall=80" in text and "opentpu-axi=" in text,
+              "a failure's repro.sh names its DUT and its timing (+axi_seed=4 +axi_stall=80)")
+    copy = planted(opentpu, os.path.join(tmp, "axi-bug"), os.path.join("rtl", "mem",
+                   "otpu_axi_dram.sv"), WR_IDLE, "assign wr_idle = 1'b1;", "the AXI bug")
+    p, tests = axi_night(tools, copy, tmp, "axi-bug")
+    caught = [t["name"] for t in tests if t["status"] != "pass" and not t.get("waived")]
+    check(p.returncode == 1 and caught,
+          f"AXI memory path: the planted wr_idle bug is reported as new on {caught} "
+          f"(exit {p.returncode})")
+
+
 def pytests(opentpu, tmp):
     """tests/opentpu_style (openTPU's own style: pytest over its isasim and rtlsim) run in a
     copy of the checkout by scripts/opentpu_pytest: each of the five fails on acf0c1c6 with an
@@ -447,6 +517,7 @@ def main():
             regress(tools, opentpu, tmp)
             slices(tools, opentpu, tmp)
             repros(tools, opentpu, tmp)
+            axi(tools, opentpu, isa, tmp)
             pytests(opentpu, tmp)
             fpvec(tools, opentpu, vectors)
     print(f"{len(failures)} failed" if failures else "all passed")

@@ -8,7 +8,12 @@
 //
 // Loading is openTPU's own: its sequencer and DRAM read +dir=DIR/prog_<s>.hex and dram_<s>.bin
 // at time 0 (the driver stages them, rtl_bridge/dut_stage_opentpu.cpp). Reset follows its
-// testbench: sys_rst with rst, rst released one edge later.
+// testbench: sys_rst with rst, rst released one edge later. Built with OTPU_OPENTPU_AXI defined
+// (--dut opentpu-axi), it is openTPU's board memory path as its own testbench builds it for
+// D = 128 (otpu_top's AXI = 1): the AXI adapter in front of the AXI memory model (+axi_seed,
+// +axi_stall), with that flow's minimum latency of 20 cycles. (A define, not a parameter: a
+// hierarchical reference into the memory model is resolved even in a generate branch that is
+// not built, and the model is only compiled on that path.)
 module otpu_rtl_tb
   import otpu_protocol_pkg::*;
   import otpu_lockstep_dpi::*;
@@ -37,6 +42,11 @@ module otpu_rtl_tb
   localparam int DRAM_WORDS = int'(DRAM_BYTES / 4);
   localparam int NWP = 4;          // openTPU's TMEM write ports: DMA, MXU, COLL, VPU
   localparam int QD = 64;          // started-instruction queue per unit (>= its window)
+`ifdef OTPU_OPENTPU_AXI
+  localparam int AXI = 1;          // openTPU's memory path: 0 its DRAM, 1 AXI (random timing)
+`else
+  localparam int AXI = 0;
+`endif
 
   logic rst_d, dut_rst, all_halted, top_error, ld_busy;
   logic [31:0] icount_top [S];
@@ -44,7 +54,8 @@ module otpu_rtl_tb
   assign dut_rst = rst | rst_d;
 
   otpu_top #(.S(S), .D(D), .MCOLS(MCOLS), .ACT_BLOCKS(ACT_BLOCKS), .TMEM_WORDS(TMEM_WORDS),
-             .IMEM_WORDS(IMEM_WORDS), .DRAM_WORDS(DRAM_WORDS), .LANES(LANES), .AXI(0)) dut (
+             .IMEM_WORDS(IMEM_WORDS), .DRAM_WORDS(DRAM_WORDS), .LANES(LANES),
+             .DRAM_LAT(AXI ? 20 : 8), .AXI(AXI)) dut (
     .clk, .sys_rst(rst), .rst(dut_rst), .ld_start(1'b0), .ld_addr('0), .ld_n('0), .ld_busy,
     .all_halted, .any_error(top_error), .icount(icount_top), .dump(1'b0));
 
@@ -91,11 +102,14 @@ module otpu_rtl_tb
     assign w_en[s] = dut.g_slice[s].u_slice.w_en;
     assign w_addr[s] = dut.g_slice[s].u_slice.w_addr;
     assign w_data[s] = dut.g_slice[s].u_slice.w_data;
-    assign a_wr[s] = dut.g_slice[s].u_slice.a_req && dut.g_slice[s].u_slice.a_we;
+    // a request is taken when its port is ready (always, on the behavioural DRAM)
+    assign a_wr[s] = dut.g_slice[s].u_slice.a_req && dut.g_slice[s].u_slice.a_we &&
+                     dut.g_slice[s].u_slice.a_rdy;
     assign a_addr[s] = dut.g_slice[s].u_slice.a_addr;
     assign a_wdata[s] = dut.g_slice[s].u_slice.a_wdata;
     assign a_be[s] = dut.g_slice[s].u_slice.a_be;
-    assign b_wr[s] = dut.g_slice[s].u_slice.b_req && dut.g_slice[s].u_slice.b_we;
+    assign b_wr[s] = dut.g_slice[s].u_slice.b_req && dut.g_slice[s].u_slice.b_we &&
+                     dut.g_slice[s].u_slice.b_rdy;
     assign b_addr[s] = dut.g_slice[s].u_slice.b_addr;
     assign b_wmask[s] = dut.g_slice[s].u_slice.b_wmask;
     assign b_wdata[s] = dut.g_slice[s].u_slice.b_wdata;
@@ -108,14 +122,20 @@ module otpu_rtl_tb
     assign asc_blk[s] = dut.g_slice[s].u_slice.asc_blk;
     assign asc_data[s] = dut.g_slice[s].u_slice.asc_data;
 
-    // the final state: openTPU's dump port writes files, so it is read here instead
+    // the final state: openTPU's dump port writes files, so it is read here instead (its
+    // DRAM, or the AXI memory model's image, which keeps the logical byte order)
+    always @(posedge clk) if (dump)
+      for (int i = 0; i < DRAM_WORDS; i++)
+        otpu_dpi::otpu_dump_word(s, otpu_dpi::DS_DRAM, longint'(i),
+`ifdef OTPU_OPENTPU_AXI
+                                 dut.g_slice[s].g_axi.u_mem.mem[i]);
+`else
+                                 dut.g_slice[s].g_dram.u_dram.mem[i]);
+`endif
     always @(posedge clk) if (dump) begin
       for (int i = 0; i < TMEM_WORDS; i++)
         otpu_dpi::otpu_dump_word(s, otpu_dpi::DS_TMEM, longint'(i),
                                  dut.g_slice[s].u_slice.u_tmem.shadow[i]);
-      for (int i = 0; i < DRAM_WORDS; i++)
-        otpu_dpi::otpu_dump_word(s, otpu_dpi::DS_DRAM, longint'(i),
-                                 dut.g_slice[s].g_dram.u_dram.mem[i]);
       for (int j = 0; j < MCOLS; j++) begin
         for (int i = 0; i < ACT_BLOCKS * D; i++)
           otpu_dpi::otpu_dump_word(s, otpu_dpi::DS_ACT, longint'(j * ACT_BLOCKS * D + i),
