@@ -349,7 +349,7 @@ int cmd_run(int argc, char **argv) {
   // model's revision): its sources, its build's key, the DUT
   std::string repro = "OTPU_SOURCE_ROOT=" + shell_quote(rtl_source_root()) + " OTPU_RTL_KEY=" +
                       key + " otpu-lockstep run " + shell_quote(bundle);
-  if (dut.opentpu) repro += " --dut " + shell_quote(dut_value(dut));
+  if (dut.opentpu) repro += " --dut " + shell_quote(opentpu_dut_value(dut.tree));
   if (systemc) {
     repro += " --systemc";
     // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)

@@ -72,10 +72,6 @@ bool parse_dut(const std::string &value, RtlDut *d, std::string *err) {
   return opentpu_read(abs, kind == "opentpu-axi", &d->tree, err);
 }
 
-std::string dut_value(const RtlDut &d) {
-  return d.opentpu ? opentpu_dut_value(d.tree) : "reference";
-}
-
 bool dut_from_env(RtlDut *d, std::string *err) {
   *d = RtlDut();
   std::string v = env_or("OTPU_DUT", "");

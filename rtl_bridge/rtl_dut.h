@@ -21,8 +21,6 @@ struct RtlDut {
 };
 // --dut's value: "reference", "opentpu=PATH" or "opentpu-axi=PATH". false with one line in *err.
 bool parse_dut(const std::string &value, RtlDut *d, std::string *err);
-// The --dut value that selects d again (for a repro): "reference" or "opentpu[-axi]=ROOT".
-std::string dut_value(const RtlDut &d);
 // The default of --dut: $OTPU_DUT when set (so that tools started by others, otpu-regress,
 // otpu-shrink, a repro.sh, run the same RTL), else the reference RTL.
 bool dut_from_env(RtlDut *d, std::string *err);

@@ -1,8 +1,8 @@
 """Suites: what a regression runs. A suite argument is a bundle folder, a folder of bundles, a
 generator spec (gen:FAMILY:seed=N:count=K[:rev=NAME][:data=finite][:KEY=VALUE...]) or a suite
 file (one entry per line: ENTRY [name=NAME] [+plusarg ...]). Each entry becomes tests with
-stable names ENTRY/BUNDLE, so one night can be compared with the one before. Numbers follow the project's
-grammar (number.py); names are kept as visible text (text.py)."""
+stable names ENTRY/BUNDLE, so one night can be compared with the one before. Numbers follow the
+project's grammar (number.py); names are kept as visible text (text.py)."""
 import os
 import re
 import shlex
