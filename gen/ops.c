@@ -392,13 +392,20 @@ static void gather(gen_ctx *c, otpu_gather_ops *x)
     }
 }
 
+/* the words rows x cols at a stride span (0 for an empty shape) */
+static uint64_t span(uint64_t rows, uint64_t stride, uint64_t cols)
+{
+    return rows && cols ? (rows - 1) * stride + cols : 0;
+}
+
 void gen_gather_source(gen_ctx *c, otpu_gather_ops *x)
 {
     const otpu_config *cfg = &c->cfg;
     uint64_t dst = x->dst.value, lo = c->tmem.lo, hi = c->tmem.hi;
-    uint64_t dend = dst + (uint64_t)(cfg->S - 1) * x->seg + (uint64_t)(x->rows - 1) * x->drs + x->cols;
+    uint64_t dend = dst + (span(x->rows, x->drs, x->cols) ? (uint64_t)(cfg->S - 1) * x->seg : 0) +
+                    span(x->rows, x->drs, x->cols);
     uint32_t srs = x->cols + rnd(c, 0, 3);
-    uint64_t slen = (uint64_t)(x->rows - 1) * srs + x->cols;
+    uint64_t slen = span(x->rows, srs, x->cols);
     int below = dst >= lo + slen, above = hi >= dend + slen;
     if (!below && !above) { /* no room for another: slice 0's (absolute: the registers differ) */
         x->src = (otpu_ri){x->src.value, x->src.value, 0};
@@ -409,6 +416,27 @@ void gen_gather_source(gen_ctx *c, otpu_gather_ops *x)
         x->src = gen_addr_in(c, lo, dst, slen, 1);
     else
         x->src = gen_addr_in(c, dend, hi, slen, 1);
+}
+
+/* isa.def's size rule in the programs: now and then (ZERO_PCT of the instructions) one size
+ * field at 0, where the rule says a 0 there empties it (not an error). Chosen by a hash of the
+ * place, not by the random stream, so that the rest of the program is the one without it. */
+enum { ZERO_PCT = 4 };
+static void zero_a_size(gen_ctx *c, unsigned op, otpu_ops *o)
+{
+    unsigned n = otpu_size_count(op);
+    uint64_t h = c->rng.s[0] ^ (c->index * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)c->s << 56) ^
+                 ((uint64_t)gen_pc(c) << 8) ^ op;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ull;
+    h ^= h >> 29;
+    if (!n || h % 100 >= ZERO_PCT)
+        return;
+    unsigned k = (unsigned)(h >> 32) % n;
+    otpu_ops z = *o;
+    otpu_size_set(&z, k, 0);
+    if (otpu_size_zero(&z, k) == OTPU_ZERO_EMPTY)
+        *o = z;
 }
 
 otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
@@ -479,6 +507,7 @@ otpu_ops gen_random_ops(gen_ctx *c, unsigned op)
     default: /* NOP, BAR, HALT (plain), LOOP (the builder's) */
         break;
     }
+    zero_a_size(c, op, &o);
     return o;
 }
 

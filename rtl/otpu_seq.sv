@@ -203,6 +203,7 @@ module otpu_seq
         if (rr == 0 || rr > longint'(AR) || longint'(c.w6[31:24]) + kb > longint'(ACT_BLOCKS))
           k.err = 1'b1;
         if (m > longint'(MCOLS) && (rmax || ascale)) k.err = 1'b1;
+        if (rmax && nn == 0) k.err = 1'b1;                   // a row maximum of no outputs
         if (pair && rr > longint'(MCOLS)) k.err = 1'b1;
         if (wf == 2'd3) k.err = 1'b1;
         if (pair && wf == 2'd0) k.err = 1'b1;
@@ -226,9 +227,10 @@ module otpu_seq
         if (!unit) k.fp.dr[1] = rng_2d(a1, nn, longint'(c.w7), 4 * kb);
         k.fp.tw[0] = rng_2d(a2, m, longint'(c.w6[15:0]), nn);
         if (accf || ascale) k.fp.tr[0] = k.fp.tw[0];
-        if (ascale) k.fp.tr[1] = rng_1(a1, m);
+        // alpha and the activations are read for outputs: none without (N = 0, isa.def's sizes)
+        if (ascale) k.fp.tr[1] = rng_1(a1, (nn != 0) ? m : 0);
         if (rmax && !k.terr) k.fp.tw[1] = rng_1(a2 + m * longint'(c.w6[15:0]), m);
-        k.fp.ar = rng_1(longint'(c.w6[31:24]), kb);
+        k.fp.ar = rng_1(longint'(c.w6[31:24]), (nn != 0) ? kb : 0);
       end
       OP_QACT: begin
         rows = longint'(c.w2[7:0]); kb = longint'(c.w2[31:16]);
@@ -243,8 +245,9 @@ module otpu_seq
         if (c.flags[F_RSCALE] && rows != 0 && longint'(c.w5) + rows > T) k.err = 1'b1;
         if (c.flags[F_CSCALE] && kb != 0 && longint'(c.w4) + kb * longint'(D) > T) k.err = 1'b1;
         k.fp.tr[0] = rng_2d(a0, rows, longint'(c.w3), kb * longint'(D));
-        if (c.flags[F_CSCALE]) k.fp.tr[1] = rng_1(longint'(c.w4), kb * longint'(D));
-        if (c.flags[F_RSCALE]) k.fp.tr[2] = rng_1(longint'(c.w5), rows);
+        // a scale is read with the elements it scales: none when there are none
+        if (c.flags[F_CSCALE] && rows != 0) k.fp.tr[1] = rng_1(longint'(c.w4), kb * longint'(D));
+        if (c.flags[F_RSCALE] && kb != 0) k.fp.tr[2] = rng_1(longint'(c.w5), rows);
         k.fp.aw = rng_1(longint'(c.w2[15:8]), kb);
       end
       OP_QST: begin
@@ -253,6 +256,7 @@ module otpu_seq
         a0 = longint'(c.w1); a1 = longint'(c.w2); a2 = longint'(c.w3);
         n = half ? kb * longint'(D) / 2 : kb * longint'(D);             // elements written
         if (half && !row) k.err = 1'b1;
+        if (row && rows != 0 && kb == 0) k.err = 1'b1;       // a row's scale of no elements
         if (end_2d(a0, rows, longint'(c.w5), kb * longint'(D)) > T) k.err = 1'b1;
         if (rows != 0 && n != 0 &&
             a1 + (rows - 1) * longint'(c.w6) + (n - 1) * longint'(c.w7) >= DB) k.err = 1'b1;
@@ -276,10 +280,12 @@ module otpu_seq
           k.fp.tr[1] = rng_1(longint'(c.w7), cols);                       // Cv
           if (!c.flags[F_DONE])
             k.fp.tr[2] = rng_1(a1, c.flags[F_DSCALAR] ? ((cols != 0) ? 1 : 0) : cols);  // Dv
+          if (k.fp.tr[1].hi > T || k.fp.tr[2].hi > T) k.err = 1'b1;
+          // checked even without rows, but read for elements only (isa.def's sizes)
+          if (rows == 0) begin k.fp.tr[1] = RNG_NONE; k.fp.tr[2] = RNG_NONE; end
           k.fp.tr[0] = wr;
           k.fp.tr[3] = rb_;
           k.fp.tw[0] = wr;
-          if (k.fp.tr[1].hi > T || k.fp.tr[2].hi > T) k.err = 1'b1;
           // an element reads its own word (no hazard) unless rows overlap
           k.hz = (rows > 1 && drs < cols) || rng_ov(wr, rb_);
         end else begin
@@ -292,6 +298,7 @@ module otpu_seq
               default: rb_ = RNG_NONE;
             endcase
           end
+          if ((func == V_RMAX || func == V_ARGMAX) && cols == 0) k.err = 1'b1;  // max of nothing
           if (func == V_ARGMAX) begin
             if (rows > 1 && drs < 2) k.err = 1'b1;
             wr = rng_2d(a0, rows, drs, 2);

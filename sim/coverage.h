@@ -62,6 +62,9 @@
  *                 instruction with an R[reg] + imm operand, reg != 0, issued with 2 or more
  *                 open LOOPs); "VOP cols>64" (an elementwise or OUTER VOP over more than 64
  *                 columns); "FUNC cols>64" for each reduction (rsum, rmax, rssq, rdot, argmax).
+ *  size-zero      "OP FIELD=0": an instruction issued with that size field at 0 where isa.def's
+ *                 size line says the 0 empties what it spans (or, LOOP's count, skips the
+ *                 body); a line whose 0 is always an error has no bin (the error group).
  *  mm-data, quant-data, vop-data, gather-data, idle
  *                 the values the datapath ran on (coverage_data.c; docs/coverage.md): nonzero
  *                 results per MAC and output column and weight format, K-block integers past
@@ -85,7 +88,7 @@ extern "C" {
 #endif
 
 /* The version of the bin definitions; files of different versions do not merge. */
-#define OTPU_COVERAGE_VERSION 3
+#define OTPU_COVERAGE_VERSION 4
 enum { OTPU_COV_WIN = 8 }; /* rtl/otpu_seq.sv's window slots */
 
 typedef struct otpu_coverage otpu_coverage;

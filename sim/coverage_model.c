@@ -13,13 +13,15 @@
 #include "json_input.h"
 #include "fp32.h"
 #include "quant.h"
+#include "revision.h"
 
 /* ------------------------------------------------------------------ bins */
 
-enum { G_OPFLAGS, G_VOP, G_HAZARD, G_HAZARD_EDGE, G_RTL, G_LOOP, G_ERROR, G_FP, G_FIXED };
+enum { G_OPFLAGS, G_VOP, G_HAZARD, G_HAZARD_EDGE, G_RTL, G_LOOP, G_ERROR, G_FP, G_SIZE,
+       G_FIXED };
 static const char *const group_names[G_FIXED] = {"opcode-flags", "vop-bmode", "hazard",
                                                  "hazard-edge", "rtl", "loop-depth", "error",
-                                                 "fp-class"};
+                                                 "fp-class", "size-zero"};
 
 static const char *const kind_names[KINDS] = {"RAW", "WAR", "WAW"};
 static const char *const mem_names[MEMS] = {"TMEM", "DRAM", "ACT"};
@@ -272,6 +274,29 @@ static void build(otpu_coverage *c)
     OTPU_VFUNCS(X)
 #undef X
 
+    /* a bin per size line whose 0 is not always an error (isa.def: the rule with every flag and
+     * field clear, which the conditions can only turn into an error) */
+    g = cov_add_group(c, group_names[G_SIZE]);
+    const otpu_rev_desc *rev = otpu_rev_desc_of(cfg->revision);
+    for (unsigned op = 0; op < 256; op++) {
+        for (unsigned k = 0; k < MAX_SIZES; k++)
+            c->size_bin[op][k] = COV_NONE;
+        if (!otpu_op_name(op))
+            continue;
+        otpu_ops zero = {.format = otpu_op_format(op)};
+        for (unsigned k = 0; k < otpu_size_count(op) && k < MAX_SIZES; k++) {
+            int rule = otpu_size_zero(&zero, k);
+            const char *why = rev->lacks_op[op] ? "the Config's ISA revision lacks the opcode"
+                              : (op == OTPU_OP_DSTEP && !cfg->DSTEP) ||
+                                      (op == OTPU_OP_STREAM && !cfg->STREAM)
+                                  ? "the Config does not enable the opcode"
+                                  : NULL;
+            if (rule == OTPU_ZERO_EMPTY || rule == OTPU_ZERO_SKIP)
+                c->size_bin[op][k] = cov_add_bin(c, g, why, "%s %s=0", otpu_op_name(op),
+                                                 otpu_size_name(op, k));
+        }
+    }
+
     if (cov_data_build(c))
         c->oom = 1;
 }
@@ -451,6 +476,17 @@ static void hazards(otpu_coverage *c, window *w, const otpu_instr *in, unsigned 
     }
 }
 
+/* its size fields at 0 where that empties them (or skips a body) */
+static void size_hits(otpu_coverage *c, unsigned op, const otpu_ops *o)
+{
+    for (unsigned k = 0; k < otpu_size_count(op) && k < MAX_SIZES; k++) {
+        int rule = otpu_size_zero(o, k);
+        if (c->size_bin[op][k] != COV_NONE && otpu_size_get(o, k) == 0 &&
+            (rule == OTPU_ZERO_EMPTY || rule == OTPU_ZERO_SKIP))
+            cov_hit(c, c->size_bin[op][k]);
+    }
+}
+
 static void on_issue(void *user, uint32_t s, uint64_t n, uint32_t pc, const otpu_instr *in)
 {
     otpu_coverage *c = user;
@@ -476,6 +512,7 @@ static void on_issue(void *user, uint32_t s, uint64_t n, uint32_t pc, const otpu
         if (vop_subnormal_input(c, &v, &o.vop))
             cov_hit(c, c->fp_base[f] + C_SUBNORMAL);
     }
+    size_hits(c, in->op, &o);
     hazards(c, &c->win[s], in, unit, &v);
 }
 

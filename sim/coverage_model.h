@@ -24,7 +24,7 @@ typedef struct {
 enum { K_RAW, K_WAR, K_WAW, KINDS };
 enum { M_TMEM, M_DRAM, M_ACT, MEMS };
 enum { EDGE_FIRST, EDGE_LAST, EDGE_MISS, EDGES }; /* coverage.h, group hazard-edge */
-enum { MAX_VFUNC = 32 };
+enum { MAX_VFUNC = 32, MAX_SIZES = 4 }; /* MAX_SIZES: size lines of a format */
 
 /* One window entry: a dispatched unit instruction's footprint. */
 typedef struct {
@@ -69,6 +69,8 @@ struct otpu_coverage {
     size_t hz[OTPU_UNITS][OTPU_UNITS][KINDS][MEMS];
     size_t edge[KINDS][EDGES];    /* hazard-edge bins */
     size_t loop_base, err_base;
+    size_t size_bin[256][MAX_SIZES]; /* opcode, size line -> its size-zero bin (COV_NONE: none,
+                                   * a line whose 0 is an error) */
     size_t ooo[OTPU_UNITS][OTPU_UNITS], ovl[OTPU_UNITS][OTPU_UNITS];
     int has_rtl;
     window *win;                  /* per slice */

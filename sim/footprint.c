@@ -174,13 +174,14 @@ static void fp_mm(const fp_args *a)
     list *l = a->l;
     uint64_t D = a->c->D, N = o->N, KB = o->KB, M = o->M, out = o->out.value;
     uint64_t bpb = o->wf == OTPU_WF_INT8 ? D : D / 2, rows = o->pair ? 2 * M : M;
-    if (N)
+    /* an output reads its row's weights, scales and activations: none without outputs (N 0) */
+    if (N && KB)
         add(l, OTPU_SP_DRAM, 0, o->sa.value, (N - 1) * o->rs + (KB * bpb + D - 1) / D * D);
-    if (o->ascale)
+    if (o->ascale && N)
         add(l, OTPU_SP_TMEM, 0, o->ssa.value, M);
     else if (!o->unit && N && KB)
         add(l, OTPU_SP_DRAM, 0, o->ssa.value, (N - 1) * o->srs + 4 * KB);
-    act_blocks(l, a->c, 0, rows, o->ab, KB);
+    act_blocks(l, a->c, 0, N ? rows : 0, o->ab, KB);
     /* a K-block per cycle for each group of MCOLS rows, an output per cycle */
     work(l, sat_mul(N, sat_add(sat_mul(KB, rows / a->c->MCOLS + 1), M)));
     if (o->acc || o->ascale)
@@ -195,9 +196,10 @@ static void fp_qact(const fp_args *a)
     const otpu_qact_ops *o = &a->o->qact;
     uint64_t n = (uint64_t)o->KB * a->c->D;
     add2d(a->l, OTPU_SP_TMEM, 0, o->src.value, o->rows, o->srs, n);
-    if (o->has_cscale)
+    /* a scale is read with the elements it scales: none when there are none */
+    if (o->has_cscale && o->rows)
         add(a->l, OTPU_SP_TMEM, 0, o->cscale, n);
-    if (o->has_rscale)
+    if (o->has_rscale && n)
         add(a->l, OTPU_SP_TMEM, 0, o->rscale, o->rows);
     uint64_t rows = o->dup ? 2 * (uint64_t)o->rows : o->rows, act_rows = otpu_config_act_rows(a->c);
     act_blocks(a->l, a->c, 1, rows < act_rows ? rows : act_rows, o->ab, o->KB);
@@ -219,13 +221,16 @@ static void fp_vop(const fp_args *a)
     list *l = a->l;
     uint64_t dst = o->dst.value, b = o->b.value, rows = o->rows, cols = o->cols;
     unsigned func = o->func, bmode = o->bmode;
+    /* a broadcast operand is read with the elements it meets: rows x cols of them (isa.def's
+     * size rule: a 0 in either reads none) */
+    uint64_t any_rows = rows ? 1 : 0, any_cols = cols ? 1 : 0;
     if (func == OTPU_V_OUTER) {
         add2d(l, OTPU_SP_TMEM, 0, dst, rows, o->drs, cols);
         add2d(l, OTPU_SP_TMEM, 1, dst, rows, o->drs, cols);
-        add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, 1);
-        add(l, OTPU_SP_TMEM, 0, o->imm.value, cols);
+        add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, any_cols);
+        add(l, OTPU_SP_TMEM, 0, o->imm.value, any_rows * cols);
         if (!o->done)
-            add(l, OTPU_SP_TMEM, 0, o->a.value, o->dscalar ? 1 : cols);
+            add(l, OTPU_SP_TMEM, 0, o->a.value, any_rows * (o->dscalar ? any_cols : cols));
         return;
     }
     int reduce = func >= OTPU_V_RSUM && func <= OTPU_V_ARGMAX;
@@ -236,9 +241,9 @@ static void fp_vop(const fp_args *a)
         if (bmode == OTPU_B_FULL)
             add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, cols);
         else if (bmode == OTPU_B_ROW)
-            add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, 1);
+            add2d(l, OTPU_SP_TMEM, 0, b, rows, o->brs, any_cols);
         else
-            add(l, OTPU_SP_TMEM, 0, b, cols);
+            add(l, OTPU_SP_TMEM, 0, b, any_rows * cols);
     }
     add2d(l, OTPU_SP_TMEM, 1, dst, rows, o->drs, func == OTPU_V_ARGMAX ? 2 : reduce ? 1 : cols);
 }

@@ -19,6 +19,8 @@ UNITS = ("SEQ", "DMA", "MXU", "QUANT", "VPU", "COLL")
 REGS = ("ra", "rb", "rc", "rd")
 MAX_RI = 6        # otpu_ops.ri_at (shrink/regs.h keeps as many values)
 MAX_FLAGS = 6     # flags and flag fields of one format (otpu_format_flags.f)
+MAX_SIZE_ERRORS = 2  # error= alternatives of a size line (otpu_size_desc.error)
+MAX_SIZES = 4     # size lines of one format (sim/coverage_model.h MAX_SIZES)
 NOTE = "Written by sim/gen_isa.py from sim/isa.def: edit the description, not this file."
 
 
@@ -115,6 +117,24 @@ def field_line(fmt, kind, a):
     raise DefError(f"unknown line kind {kind!r} in format {fmt['name']}")
 
 
+ZERO_RULES = ("empty", "error", "skip")
+
+
+def size_line(a, n):
+    """A size line: FIELD ZERO [if=COND] [error=COND|COND..] (checked against its format later)."""
+    if len(a) < 2 or a[1] not in ZERO_RULES:
+        raise DefError(f"expected 'size FIELD ZERO [if=COND] [error=COND|..]', ZERO one of "
+                       f"{' '.join(ZERO_RULES)}")
+    o = options(a[2:], ["if", "error"])
+    errs = [e.split("&") for e in o["error"].split("|")] if "error" in o else []
+    if len(errs) > MAX_SIZE_ERRORS or any(len(e) > 2 or "" in e for e in errs) or \
+            o.get("if") == "":
+        raise DefError(f"size {a[0]}: error= holds 1..{MAX_SIZE_ERRORS} alternatives of one or "
+                       "two conditions (A&B), if= one condition")
+    return {"field": ident(a[0], "field"), "zero": a[1], "if": o.get("if"), "error": errs,
+            "line": n}
+
+
 def read(path):
     ops, formats, revisions = [], {}, {}
     fmt = rev = None
@@ -150,7 +170,8 @@ def read(path):
                 name = ident(a[0], "format").upper()
                 if name in formats:
                     raise DefError(f"format {name} twice")
-                fmt = formats[name] = {"name": name, "fields": [], "forbid": [], "dis": None}
+                fmt = formats[name] = {"name": name, "fields": [], "forbid": [], "dis": None,
+                                       "sizes": []}
             elif kind == "revision":
                 fmt = None
                 if len(a) != 1:
@@ -171,6 +192,8 @@ def read(path):
                 if not a:
                     raise DefError("expected 'forbid COND..'")
                 fmt["forbid"].append((a, n))
+            elif kind == "size":
+                fmt["sizes"].append(size_line(a, n))
             elif kind == "dis":
                 if fmt["dis"] is not None:
                     raise DefError(f"format {fmt['name']}: a second dis line")
@@ -246,6 +269,8 @@ def check(path, ops, formats, revisions):
         if fmt["dis"]:
             for item in fmt["dis"][0]:
                 dis_item(fmt, item, lambda m, n=fmt["dis"][1]: err(n, m))
+        for z in fmt["sizes"]:
+            size_check(fmt, z, lambda m, n=z["line"]: err(n, m))
     for rname, rev in revisions.items():
         for name, n in rev["ops"]:
             if not any(o["name"] == name for o in ops):
@@ -255,6 +280,18 @@ def check(path, ops, formats, revisions):
             f = field(formats[op["format"]], fname) if op else None
             if not f or f["kind"] not in ("flag", "ffield"):
                 err(n, f"revision {rname}: op {opname} has no flag {fname}")
+
+
+def size_check(fmt, z, err):
+    f = field(fmt, z["field"])
+    if not f or f["kind"] not in ("bits", "ri"):
+        err(f"{fmt['name']}: size {z['field']}: not a bits, word or ri field")
+    if sum(y["field"] == z["field"] for y in fmt["sizes"]) > 1:
+        err(f"{fmt['name']}: size {z['field']} twice")
+    if len(fmt["sizes"]) > MAX_SIZES:
+        err(f"{fmt['name']}: more than {MAX_SIZES} size lines")
+    for c in ([z["if"]] if z["if"] else []) + [c for e in z["error"] for c in e]:
+        dis_cond(fmt, c, err)
 
 
 def forbid_cond(fmt, c, err):
@@ -419,6 +456,8 @@ def h_text(ops, formats, revisions):
             "/* Sets the flag members of operands x of format fmt (&o.<format> of an otpu_ops)"
             " from a flags", " * byte, as otpu_operands does. */",
             "void otpu_set_flags(otpu_format fmt, void *x, unsigned f);",
+            "", "/* What a 0 in a size field means (isa.def's size lines; otpu_size_zero). */",
+            "typedef enum { OTPU_ZERO_EMPTY, OTPU_ZERO_ERROR, OTPU_ZERO_SKIP } otpu_zero_rule;",
             "", "/* What each older revision lacks (revision.c's otpu_rev_desc). */"]
     for rname, rev in revisions.items():
         R = rname.upper()
@@ -453,7 +492,7 @@ def field_rows(formats):
             rows.append(((fmt["name"], f["name"]),
                          f"{{{FLD_KINDS[f['kind']]}, {reg}, {f.get('word') or 0}, {lo}, {width}, "
                          f"{int(bool(f.get('shared')))}, {f.get('mask', 0):#04x}, "
-                         f"offsetof(otpu_{m}_ops, {f['name']})}},"))
+                         f"offsetof(otpu_{m}_ops, {f['name']}), \"{f['name']}\"}},"))
     return rows
 
 
@@ -483,12 +522,12 @@ def dis_items(fmt):
 def c_text(ops, formats):
     index = {key: k for k, (key, _) in enumerate(field_rows(formats))}
 
-    dis_conds = {"    {OTPU_DIS_ALWAYS, 0, 0},": 0}   # row: its index, the first is always true
+    cond_rows = {"    {OTPU_COND_ALWAYS, 0, 0},": 0}   # row: its index, the first always true
 
     def cond(fmt, c):
-        row = "    {OTPU_DIS_ALWAYS, 0, 0}," if c is None else \
+        row = "    {OTPU_COND_ALWAYS, 0, 0}," if c is None else \
             f"    {{{index[fmt['name'], c[0]]}, {int(c[1] is not None)}, {c[1] or 0}}},"
-        return dis_conds.setdefault(row, len(dis_conds))
+        return cond_rows.setdefault(row, len(cond_rows))
 
     out = ["/* isa_table.c - the tables of the formats of sim/isa.def that isa_fields.c decodes,",
            " * encodes, checks and disassembles with (their rows: isa_fields.h).", f" * {NOTE} */",
@@ -509,7 +548,7 @@ def c_text(ops, formats):
         out.append(f"    [OTPU_FMT_{fmt['name']}] = {{{len(fl_)}, {{{', '.join(descs)}}}}},")
     first_ops = operand_formats(formats)[0]["name"].lower()
     out += ["};", "", f"const size_t otpu_format_ops_at = offsetof(otpu_ops, {first_ops});", "",
-            "/* kind, reg, word, lo, width, shared, mask, at */",
+            "/* kind, reg, word, lo, width, shared, mask, at, name */",
             "const otpu_field_desc otpu_fields[] = {"]
     out += [f"    {row} /* {fmt} {name} */" for (fmt, name), row in field_rows(formats)]
     out += ["};",
@@ -541,9 +580,23 @@ def c_text(ops, formats):
             items.append(f"    {{OTPU_DIS_{kind.upper()}, {index[fmt['name'], name]}, "
                          f"OTPU_PART_{(part or 'whole').upper()}, {chains[rows]}, "
                          f"{cond(fmt, guard)}, {names or 'NULL'}}}, /* {fmt['name']} {name} */")
-    out += ["", "/* field, eq, value: the conditions of labels and items */",
-            "const otpu_dis_cond otpu_dis_conds[] = {"] + list(dis_conds)
-    out += ["};", "", "/* condition, text: the labels' chains */",
+    sizes = []
+    for fmt in formats.values():
+        for z in fmt["sizes"]:
+            when = cond(fmt, dis_cond(fmt, z["if"], None) if z["if"] else None)
+            errs = [[cond(fmt, dis_cond(fmt, c, None)) for c in e] + [0] * (2 - len(e))
+                    for e in z["error"]]   # a missing second condition: always true
+            errs_c = ", ".join(f"{{{a}, {b}}}" for a, b in errs) or "{0, 0}"
+            sizes.append(f"    {{{index[fmt['name'], z['field']]}, OTPU_ZERO_{z['zero'].upper()}, "
+                         f"{when}, {len(errs)}, {{{errs_c}}}}}, /* {fmt['name']} {z['field']} */")
+    out += ["", "/* field, eq, value: the conditions of labels, items and sizes */",
+            "const otpu_cond otpu_conds[] = {"] + list(cond_rows)
+    out += ["};", "", "/* field, zero, when, nerror, error: the size lines */",
+            "const otpu_size_desc otpu_sizes[] = {"] + sizes
+    out += ["};",
+            "const uint16_t otpu_format_sizes[OTPU_FORMATS + 1] = {"
+            f"{first_index(formats, lambda f: len(f['sizes']))}}};"]
+    out += ["", "/* condition, text: the labels' chains */",
             "const otpu_dis_label otpu_dis_labels[] = {"] + labels
     out += ["};", "", "/* kind, field, part, label, guard, names */",
             "const otpu_dis_item otpu_dis_items[] = {"] + items
@@ -583,6 +636,16 @@ def py_text(ops, formats):
             row = (fmt["name"], f["name"], f["kind"], f.get("reg", ""), f.get("word") or 0, lo,
                    width, bool(f.get("shared")), f.get("mask", 0), ",".join(f.get("vals", ())))
             out.append(f"    {row!r},")
+    out += [")", "",
+            "# Every size line (docs/isa-table.md, 'Sizes'): (format, field, zero, if, error):",
+            "# zero is 'empty', 'error' or 'skip'; if a condition or None; error the conditions",
+            "# under which a 0 is an error instead, each one or two conditions joined by '&'. A",
+            "# condition: 'FIELD' (not 0) or 'FIELD=V_NAME' (otpu.asm's V_NAME).",
+            "SIZES = ("]
+    for fmt in formats.values():
+        for z in fmt["sizes"]:
+            errs = tuple("&".join(e) for e in z["error"])
+            out.append(f"    {(fmt['name'], z['field'], z['zero'], z['if'], errs)!r},")
     out += [")", ""]
     return "\n".join(out)
 

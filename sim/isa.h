@@ -97,6 +97,19 @@ void otpu_encode_operands(unsigned op, const otpu_ops *o, otpu_instr *out);
  * isa.def's forbid lines are the rules;
  * tests/test_sim.cpp holds the two to agreement. */
 int otpu_flags_allowed(unsigned op, unsigned flags);
+/* Size fields (isa.def's size lines, docs/isa-table.md "Sizes"): the counts and dimensions of
+ * an instruction and what a 0 in each means, the one rule the footprints, the generator, the
+ * coverage model and the tests follow. op's format has otpu_size_count(op) of them, k-th named
+ * otpu_size_name(op, k) (NULL past the end). otpu_size_get: its value in decoded operands o (an
+ * R[reg] + imm field: the resolved value); otpu_size_set: sets it (an R[reg] + imm field
+ * becomes the immediate v, register R0). otpu_size_zero: what a 0 there means for an
+ * instruction with o's other operands, an otpu_zero_rule, or -1 where the field is no size
+ * (HALT's count without CHAIN). */
+unsigned otpu_size_count(unsigned op);
+const char *otpu_size_name(unsigned op, unsigned k);
+uint32_t otpu_size_get(const otpu_ops *o, unsigned k);
+void otpu_size_set(otpu_ops *o, unsigned k, uint32_t v);
+int otpu_size_zero(const otpu_ops *o, unsigned k);
 /* Recompute the R[reg] + imm operands of decoded operands with other registers (a decoded
  * program is resolved before each instruction runs, not decoded again). */
 void otpu_ops_resolve(otpu_ops *o, const uint32_t R[16]);

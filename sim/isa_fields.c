@@ -129,7 +129,7 @@ int otpu_flags_allowed(unsigned op, unsigned f)
     return 1;
 }
 
-/* ---- the disassembler */
+/* ---- the disassembler (and the conditions of size fields) */
 
 typedef struct {
     char *buf;
@@ -165,8 +165,8 @@ static uint32_t field_value(const void *x, const otpu_field_desc *f, unsigned pa
 
 static int holds(const void *x, unsigned cond)
 {
-    const otpu_dis_cond *c = &otpu_dis_conds[cond];
-    if (c->field == OTPU_DIS_ALWAYS)
+    const otpu_cond *c = &otpu_conds[cond];
+    if (c->field == OTPU_COND_ALWAYS)
         return 1;
     uint32_t v = field_value(x, &otpu_fields[c->field], OTPU_PART_WHOLE);
     return c->eq ? v == c->value : v != 0;
@@ -234,4 +234,59 @@ int otpu_disasm(const otpu_instr *in, char *buf, size_t n)
         if (holds(x, otpu_dis_items[k].guard))
             dis_item(&s, x, &otpu_dis_items[k]);
     return (int)s.len;
+}
+
+/* ---- size fields */
+
+static const otpu_size_desc *size_desc(otpu_format fmt, unsigned k)
+{
+    unsigned at = otpu_format_sizes[fmt] + k;
+    return at < otpu_format_sizes[fmt + 1] ? &otpu_sizes[at] : NULL;
+}
+
+unsigned otpu_size_count(unsigned op)
+{
+    otpu_format fmt = otpu_op_format(op);
+    return (unsigned)(otpu_format_sizes[fmt + 1] - otpu_format_sizes[fmt]);
+}
+
+const char *otpu_size_name(unsigned op, unsigned k)
+{
+    const otpu_size_desc *z = size_desc(otpu_op_format(op), k);
+    return z ? otpu_fields[z->field].name : NULL;
+}
+
+uint32_t otpu_size_get(const otpu_ops *o, unsigned k)
+{
+    const otpu_size_desc *z = size_desc(o->format, k);
+    if (!z)
+        return 0;
+    const otpu_field_desc *f = &otpu_fields[z->field];
+    const void *v = cmember((const char *)o + otpu_format_ops_at, f);
+    return f->kind == OTPU_FLD_RI ? ((const otpu_ri *)v)->value : *(const uint32_t *)v;
+}
+
+void otpu_size_set(otpu_ops *o, unsigned k, uint32_t v)
+{
+    const otpu_size_desc *z = size_desc(o->format, k);
+    if (!z)
+        return;
+    const otpu_field_desc *f = &otpu_fields[z->field];
+    void *x = member((char *)o + otpu_format_ops_at, f);
+    if (f->kind == OTPU_FLD_RI)
+        *(otpu_ri *)x = (otpu_ri){.value = v, .imm = v, .reg = 0};
+    else
+        *(uint32_t *)x = v & low_bits(f->width);
+}
+
+int otpu_size_zero(const otpu_ops *o, unsigned k)
+{
+    const otpu_size_desc *z = size_desc(o->format, k);
+    const void *x = (const char *)o + otpu_format_ops_at;
+    if (!z || !holds(x, z->when))
+        return -1;
+    for (unsigned e = 0; e < z->nerror; e++)
+        if (holds(x, z->error[e][0]) && holds(x, z->error[e][1]))
+            return OTPU_ZERO_ERROR;
+    return z->zero;
 }

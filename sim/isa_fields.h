@@ -19,6 +19,7 @@ typedef struct {
     uint8_t shared; /* ri: its register is another field's (encoded by that one) */
     uint8_t mask;   /* flag, ffield: its bits of the flags byte */
     uint16_t at;    /* offsetof(otpu_<format>_ops, field) */
+    const char *name; /* isa.def's */
 } otpu_field_desc;
 
 /* Every format's fields in description order: format k's are otpu_fields[otpu_format_fields[k]]
@@ -35,18 +36,33 @@ typedef struct {
 } otpu_forbid_desc;
 extern const otpu_forbid_desc otpu_forbids[];
 
-/* A condition of the disassembly on a field of otpu_fields: it is not 0 (eq 0), or it is value
- * (eq 1). OTPU_DIS_ALWAYS as field: always true (the first row of otpu_dis_conds). */
-enum { OTPU_DIS_ALWAYS = 0xFFFF };
+/* A condition on a field of otpu_fields (of the disassembly's labels and items, and of the size
+ * lines): it is not 0 (eq 0), or it is value (eq 1). OTPU_COND_ALWAYS as field: always true
+ * (the first row of otpu_conds). */
+enum { OTPU_COND_ALWAYS = 0xFFFF };
 typedef struct {
     uint16_t field;
     uint8_t eq;
     uint32_t value;
-} otpu_dis_cond;
-extern const otpu_dis_cond otpu_dis_conds[];
+} otpu_cond;
+extern const otpu_cond otpu_conds[];
+
+/* A size line of a format: what a 0 in its field means (zero, an otpu_zero_rule) when the
+ * condition when holds, unless one of its error alternatives holds, both conditions of it
+ * (then the 0 is an error).
+ * Format k's are otpu_sizes[otpu_format_sizes[k]] up to otpu_format_sizes[k + 1]. */
+typedef struct {
+    uint16_t field; /* otpu_fields index */
+    uint8_t zero;
+    uint16_t when; /* otpu_conds index */
+    uint8_t nerror;
+    uint16_t error[2][2]; /* otpu_conds indices */
+} otpu_size_desc;
+extern const otpu_size_desc otpu_sizes[];
+extern const uint16_t otpu_format_sizes[OTPU_FORMATS + 1];
 
 /* The label of an item: the text of the first row of its chain whose condition (an
- * otpu_dis_conds index) holds; the last row of a chain is always true. */
+ * otpu_conds index) holds; the last row of a chain is always true. */
 typedef struct {
     uint16_t cond;
     const char *text;
@@ -76,7 +92,7 @@ typedef struct {
     uint16_t field; /* otpu_fields index */
     uint8_t part;  /* OTPU_PART_* */
     uint16_t label; /* otpu_dis_labels index: the first row of its chain */
-    uint16_t guard; /* otpu_dis_conds index */
+    uint16_t guard; /* otpu_conds index */
     const char *const *names; /* NAMES, NAMES_BARE: the names of the field's values */
 } otpu_dis_item;
 extern const otpu_dis_item otpu_dis_items[];

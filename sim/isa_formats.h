@@ -142,6 +142,9 @@ unsigned otpu_flag_mask(unsigned op);
  * byte, as otpu_operands does. */
 void otpu_set_flags(otpu_format fmt, void *x, unsigned f);
 
+/* What a 0 in a size field means (isa.def's size lines; otpu_size_zero). */
+typedef enum { OTPU_ZERO_EMPTY, OTPU_ZERO_ERROR, OTPU_ZERO_SKIP } otpu_zero_rule;
+
 /* What each older revision lacks (revision.c's otpu_rev_desc). */
 #define OTPU_REV_ACF0C1C6_LACKS_OP {[OTPU_OP_RLD] = 1, [OTPU_OP_WAITW] = 1, [OTPU_OP_DSTEP] = 1, [OTPU_OP_STREAM] = 1}
 #define OTPU_REV_ACF0C1C6_LACKS_FLAG {{OTPU_OP_HALT, 0x01, "CHAIN"}, {OTPU_OP_MM, 0x30, "4-bit weights"}, {OTPU_OP_MM, 0x40, "PAIR"}, {OTPU_OP_QACT, 0x08, "DUP"}, {OTPU_OP_QST, 0x02, "HALF"}}

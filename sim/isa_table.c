@@ -17,110 +17,110 @@ const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {
 
 const size_t otpu_format_ops_at = offsetof(otpu_ops, halt);
 
-/* kind, reg, word, lo, width, shared, mask, at */
+/* kind, reg, word, lo, width, shared, mask, at, name */
 const otpu_field_desc otpu_fields[] = {
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_halt_ops, chain)}, /* HALT chain */
-    {OTPU_FLD_RI, 0, 0, 0, 0, 0, 0x00, offsetof(otpu_halt_ops, addr)}, /* HALT addr */
-    {OTPU_FLD_RI, 1, 0, 0, 0, 0, 0x00, offsetof(otpu_halt_ops, count)}, /* HALT count */
-    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_li_ops, rd)}, /* LI rd */
-    {OTPU_FLD_BITS, 0, 1, 0, 32, 0, 0x00, offsetof(otpu_li_ops, imm)}, /* LI imm */
-    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_addi_ops, rd)}, /* ADDI rd */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_addi_ops, sum)}, /* ADDI sum */
-    {OTPU_FLD_BITS, 0, 1, 0, 32, 0, 0x00, offsetof(otpu_loop_ops, body)}, /* LOOP body */
-    {OTPU_FLD_RI, 0, 2, 0, 0, 0, 0x00, offsetof(otpu_loop_ops, count)}, /* LOOP count */
-    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, rd)}, /* RLD rd */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, tmem)}, /* RLD tmem */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, mul)}, /* RLD mul */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_rld_ops, raw)}, /* RLD raw */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_rld_ops, has_mul)}, /* RLD has_mul */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, dram)}, /* WAITW dram */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, tmem)}, /* WAITW tmem */
-    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, ref)}, /* WAITW ref */
-    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, mask)}, /* WAITW mask */
-    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, interval)}, /* WAITW interval */
-    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, timeout)}, /* WAITW timeout */
-    {OTPU_FLD_FFIELD, 0, 0, 0, 2, 0, 0x03, offsetof(otpu_waitw_ops, cmp)}, /* WAITW cmp */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_dma_ops, dram)}, /* DMA dram */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_dma_ops, tmem)}, /* DMA tmem */
-    {OTPU_FLD_BITS, 0, 3, 0, 32, 0, 0x00, offsetof(otpu_dma_ops, n)}, /* DMA n */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, dram)}, /* DSTEP dram */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, qk)}, /* DSTEP qk */
-    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, v)}, /* DSTEP v */
-    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_dstep_ops, rows)}, /* DSTEP rows */
-    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_dstep_ops, cols)}, /* DSTEP cols */
-    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, g)}, /* DSTEP g */
-    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, o)}, /* DSTEP o */
-    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, gs)}, /* DSTEP gs */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_dstep_ops, zero)}, /* DSTEP zero */
-    {OTPU_FLD_BITS, 0, 1, 0, 16, 0, 0x00, offsetof(otpu_stream_ops, desc)}, /* STREAM desc */
-    {OTPU_FLD_BITS, 0, 1, 16, 16, 0, 0x00, offsetof(otpu_stream_ops, ks)}, /* STREAM ks */
-    {OTPU_FLD_RI, 0, 2, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, src)}, /* STREAM src */
-    {OTPU_FLD_RI, 0, 3, 0, 0, 1, 0x00, offsetof(otpu_stream_ops, dst)}, /* STREAM dst */
-    {OTPU_FLD_RI, 1, 4, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, vec)}, /* STREAM vec */
-    {OTPU_FLD_RI, 2, 5, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, x)}, /* STREAM x */
-    {OTPU_FLD_RI, 3, 6, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, k)}, /* STREAM k */
-    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_stream_ops, out)}, /* STREAM out */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_stream_ops, zero)}, /* STREAM zero */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_stream_ops, src_t)}, /* STREAM src_t */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_stream_ops, dst_t)}, /* STREAM dst_t */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_stream_ops, nodst)}, /* STREAM nodst */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, sa)}, /* MM sa */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, ssa)}, /* MM ssa */
-    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, out)}, /* MM out */
-    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_mm_ops, N)}, /* MM N */
-    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_mm_ops, KB)}, /* MM KB */
-    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_mm_ops, rs)}, /* MM rs */
-    {OTPU_FLD_BITS, 0, 6, 0, 16, 0, 0x00, offsetof(otpu_mm_ops, ors)}, /* MM ors */
-    {OTPU_FLD_BITS, 0, 6, 16, 8, 0, 0x00, offsetof(otpu_mm_ops, M)}, /* MM M */
-    {OTPU_FLD_BITS, 0, 6, 24, 8, 0, 0x00, offsetof(otpu_mm_ops, ab)}, /* MM ab */
-    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_mm_ops, srs)}, /* MM srs */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_mm_ops, unit)}, /* MM unit */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_mm_ops, acc)}, /* MM acc */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_mm_ops, rmax)}, /* MM rmax */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_mm_ops, ascale)}, /* MM ascale */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x40, offsetof(otpu_mm_ops, pair)}, /* MM pair */
-    {OTPU_FLD_FFIELD, 0, 0, 4, 2, 0, 0x30, offsetof(otpu_mm_ops, wf)}, /* MM wf */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_qact_ops, src)}, /* QACT src */
-    {OTPU_FLD_BITS, 0, 2, 0, 8, 0, 0x00, offsetof(otpu_qact_ops, rows)}, /* QACT rows */
-    {OTPU_FLD_BITS, 0, 2, 8, 8, 0, 0x00, offsetof(otpu_qact_ops, ab)}, /* QACT ab */
-    {OTPU_FLD_BITS, 0, 2, 16, 16, 0, 0x00, offsetof(otpu_qact_ops, KB)}, /* QACT KB */
-    {OTPU_FLD_BITS, 0, 3, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, srs)}, /* QACT srs */
-    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, cscale)}, /* QACT cscale */
-    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, rscale)}, /* QACT rscale */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_qact_ops, row)}, /* QACT row */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_qact_ops, has_cscale)}, /* QACT has_cscale */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_qact_ops, has_rscale)}, /* QACT has_rscale */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_qact_ops, dup)}, /* QACT dup */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, src)}, /* QST src */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, dst)}, /* QST dst */
-    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, sdst)}, /* QST sdst */
-    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_qst_ops, rows)}, /* QST rows */
-    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_qst_ops, KB)}, /* QST KB */
-    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, srs)}, /* QST srs */
-    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, drs)}, /* QST drs */
-    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, es)}, /* QST es */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_qst_ops, row)}, /* QST row */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_qst_ops, half)}, /* QST half */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, dst)}, /* VOP dst */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, a)}, /* VOP a */
-    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, b)}, /* VOP b */
-    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, rows)}, /* VOP rows */
-    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_vop_ops, cols)}, /* VOP cols */
-    {OTPU_FLD_BITS, 0, 5, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, drs)}, /* VOP drs */
-    {OTPU_FLD_BITS, 0, 5, 16, 16, 0, 0x00, offsetof(otpu_vop_ops, ars)}, /* VOP ars */
-    {OTPU_FLD_BITS, 0, 6, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, brs)}, /* VOP brs */
-    {OTPU_FLD_BITS, 0, 6, 16, 8, 0, 0x00, offsetof(otpu_vop_ops, func)}, /* VOP func */
-    {OTPU_FLD_BITS, 0, 6, 24, 2, 0, 0x00, offsetof(otpu_vop_ops, bmode)}, /* VOP bmode */
-    {OTPU_FLD_RI, 3, 7, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, imm)}, /* VOP imm */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_vop_ops, dscalar)}, /* VOP dscalar */
-    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_vop_ops, done)}, /* VOP done */
-    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_gather_ops, src)}, /* GATHER src */
-    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_gather_ops, dst)}, /* GATHER dst */
-    {OTPU_FLD_BITS, 0, 3, 0, 16, 0, 0x00, offsetof(otpu_gather_ops, rows)}, /* GATHER rows */
-    {OTPU_FLD_BITS, 0, 3, 16, 16, 0, 0x00, offsetof(otpu_gather_ops, cols)}, /* GATHER cols */
-    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, srs)}, /* GATHER srs */
-    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, drs)}, /* GATHER drs */
-    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, seg)}, /* GATHER seg */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_halt_ops, chain), "chain"}, /* HALT chain */
+    {OTPU_FLD_RI, 0, 0, 0, 0, 0, 0x00, offsetof(otpu_halt_ops, addr), "addr"}, /* HALT addr */
+    {OTPU_FLD_RI, 1, 0, 0, 0, 0, 0x00, offsetof(otpu_halt_ops, count), "count"}, /* HALT count */
+    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_li_ops, rd), "rd"}, /* LI rd */
+    {OTPU_FLD_BITS, 0, 1, 0, 32, 0, 0x00, offsetof(otpu_li_ops, imm), "imm"}, /* LI imm */
+    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_addi_ops, rd), "rd"}, /* ADDI rd */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_addi_ops, sum), "sum"}, /* ADDI sum */
+    {OTPU_FLD_BITS, 0, 1, 0, 32, 0, 0x00, offsetof(otpu_loop_ops, body), "body"}, /* LOOP body */
+    {OTPU_FLD_RI, 0, 2, 0, 0, 0, 0x00, offsetof(otpu_loop_ops, count), "count"}, /* LOOP count */
+    {OTPU_FLD_REG, 3, 0, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, rd), "rd"}, /* RLD rd */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, tmem), "tmem"}, /* RLD tmem */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_rld_ops, mul), "mul"}, /* RLD mul */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_rld_ops, raw), "raw"}, /* RLD raw */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_rld_ops, has_mul), "has_mul"}, /* RLD has_mul */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, dram), "dram"}, /* WAITW dram */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, tmem), "tmem"}, /* WAITW tmem */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_waitw_ops, ref), "ref"}, /* WAITW ref */
+    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, mask), "mask"}, /* WAITW mask */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, interval), "interval"}, /* WAITW interval */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_waitw_ops, timeout), "timeout"}, /* WAITW timeout */
+    {OTPU_FLD_FFIELD, 0, 0, 0, 2, 0, 0x03, offsetof(otpu_waitw_ops, cmp), "cmp"}, /* WAITW cmp */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_dma_ops, dram), "dram"}, /* DMA dram */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_dma_ops, tmem), "tmem"}, /* DMA tmem */
+    {OTPU_FLD_BITS, 0, 3, 0, 32, 0, 0x00, offsetof(otpu_dma_ops, n), "n"}, /* DMA n */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, dram), "dram"}, /* DSTEP dram */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, qk), "qk"}, /* DSTEP qk */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_dstep_ops, v), "v"}, /* DSTEP v */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_dstep_ops, rows), "rows"}, /* DSTEP rows */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_dstep_ops, cols), "cols"}, /* DSTEP cols */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, g), "g"}, /* DSTEP g */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, o), "o"}, /* DSTEP o */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_dstep_ops, gs), "gs"}, /* DSTEP gs */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_dstep_ops, zero), "zero"}, /* DSTEP zero */
+    {OTPU_FLD_BITS, 0, 1, 0, 16, 0, 0x00, offsetof(otpu_stream_ops, desc), "desc"}, /* STREAM desc */
+    {OTPU_FLD_BITS, 0, 1, 16, 16, 0, 0x00, offsetof(otpu_stream_ops, ks), "ks"}, /* STREAM ks */
+    {OTPU_FLD_RI, 0, 2, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, src), "src"}, /* STREAM src */
+    {OTPU_FLD_RI, 0, 3, 0, 0, 1, 0x00, offsetof(otpu_stream_ops, dst), "dst"}, /* STREAM dst */
+    {OTPU_FLD_RI, 1, 4, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, vec), "vec"}, /* STREAM vec */
+    {OTPU_FLD_RI, 2, 5, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, x), "x"}, /* STREAM x */
+    {OTPU_FLD_RI, 3, 6, 0, 0, 0, 0x00, offsetof(otpu_stream_ops, k), "k"}, /* STREAM k */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_stream_ops, out), "out"}, /* STREAM out */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_stream_ops, zero), "zero"}, /* STREAM zero */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_stream_ops, src_t), "src_t"}, /* STREAM src_t */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_stream_ops, dst_t), "dst_t"}, /* STREAM dst_t */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_stream_ops, nodst), "nodst"}, /* STREAM nodst */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, sa), "sa"}, /* MM sa */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, ssa), "ssa"}, /* MM ssa */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_mm_ops, out), "out"}, /* MM out */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_mm_ops, N), "N"}, /* MM N */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_mm_ops, KB), "KB"}, /* MM KB */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_mm_ops, rs), "rs"}, /* MM rs */
+    {OTPU_FLD_BITS, 0, 6, 0, 16, 0, 0x00, offsetof(otpu_mm_ops, ors), "ors"}, /* MM ors */
+    {OTPU_FLD_BITS, 0, 6, 16, 8, 0, 0x00, offsetof(otpu_mm_ops, M), "M"}, /* MM M */
+    {OTPU_FLD_BITS, 0, 6, 24, 8, 0, 0x00, offsetof(otpu_mm_ops, ab), "ab"}, /* MM ab */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_mm_ops, srs), "srs"}, /* MM srs */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_mm_ops, unit), "unit"}, /* MM unit */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_mm_ops, acc), "acc"}, /* MM acc */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_mm_ops, rmax), "rmax"}, /* MM rmax */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_mm_ops, ascale), "ascale"}, /* MM ascale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x40, offsetof(otpu_mm_ops, pair), "pair"}, /* MM pair */
+    {OTPU_FLD_FFIELD, 0, 0, 4, 2, 0, 0x30, offsetof(otpu_mm_ops, wf), "wf"}, /* MM wf */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_qact_ops, src), "src"}, /* QACT src */
+    {OTPU_FLD_BITS, 0, 2, 0, 8, 0, 0x00, offsetof(otpu_qact_ops, rows), "rows"}, /* QACT rows */
+    {OTPU_FLD_BITS, 0, 2, 8, 8, 0, 0x00, offsetof(otpu_qact_ops, ab), "ab"}, /* QACT ab */
+    {OTPU_FLD_BITS, 0, 2, 16, 16, 0, 0x00, offsetof(otpu_qact_ops, KB), "KB"}, /* QACT KB */
+    {OTPU_FLD_BITS, 0, 3, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, srs), "srs"}, /* QACT srs */
+    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, cscale), "cscale"}, /* QACT cscale */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_qact_ops, rscale), "rscale"}, /* QACT rscale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_qact_ops, row), "row"}, /* QACT row */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_qact_ops, has_cscale), "has_cscale"}, /* QACT has_cscale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x04, offsetof(otpu_qact_ops, has_rscale), "has_rscale"}, /* QACT has_rscale */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x08, offsetof(otpu_qact_ops, dup), "dup"}, /* QACT dup */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, src), "src"}, /* QST src */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, dst), "dst"}, /* QST dst */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_qst_ops, sdst), "sdst"}, /* QST sdst */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_qst_ops, rows), "rows"}, /* QST rows */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_qst_ops, KB), "KB"}, /* QST KB */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, srs), "srs"}, /* QST srs */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, drs), "drs"}, /* QST drs */
+    {OTPU_FLD_BITS, 0, 7, 0, 32, 0, 0x00, offsetof(otpu_qst_ops, es), "es"}, /* QST es */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_qst_ops, row), "row"}, /* QST row */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_qst_ops, half), "half"}, /* QST half */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, dst), "dst"}, /* VOP dst */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, a), "a"}, /* VOP a */
+    {OTPU_FLD_RI, 2, 3, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, b), "b"}, /* VOP b */
+    {OTPU_FLD_BITS, 0, 4, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, rows), "rows"}, /* VOP rows */
+    {OTPU_FLD_BITS, 0, 4, 16, 16, 0, 0x00, offsetof(otpu_vop_ops, cols), "cols"}, /* VOP cols */
+    {OTPU_FLD_BITS, 0, 5, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, drs), "drs"}, /* VOP drs */
+    {OTPU_FLD_BITS, 0, 5, 16, 16, 0, 0x00, offsetof(otpu_vop_ops, ars), "ars"}, /* VOP ars */
+    {OTPU_FLD_BITS, 0, 6, 0, 16, 0, 0x00, offsetof(otpu_vop_ops, brs), "brs"}, /* VOP brs */
+    {OTPU_FLD_BITS, 0, 6, 16, 8, 0, 0x00, offsetof(otpu_vop_ops, func), "func"}, /* VOP func */
+    {OTPU_FLD_BITS, 0, 6, 24, 2, 0, 0x00, offsetof(otpu_vop_ops, bmode), "bmode"}, /* VOP bmode */
+    {OTPU_FLD_RI, 3, 7, 0, 0, 0, 0x00, offsetof(otpu_vop_ops, imm), "imm"}, /* VOP imm */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x01, offsetof(otpu_vop_ops, dscalar), "dscalar"}, /* VOP dscalar */
+    {OTPU_FLD_FLAG, 0, 0, 0, 0, 0, 0x02, offsetof(otpu_vop_ops, done), "done"}, /* VOP done */
+    {OTPU_FLD_RI, 0, 1, 0, 0, 0, 0x00, offsetof(otpu_gather_ops, src), "src"}, /* GATHER src */
+    {OTPU_FLD_RI, 1, 2, 0, 0, 0, 0x00, offsetof(otpu_gather_ops, dst), "dst"}, /* GATHER dst */
+    {OTPU_FLD_BITS, 0, 3, 0, 16, 0, 0x00, offsetof(otpu_gather_ops, rows), "rows"}, /* GATHER rows */
+    {OTPU_FLD_BITS, 0, 3, 16, 16, 0, 0x00, offsetof(otpu_gather_ops, cols), "cols"}, /* GATHER cols */
+    {OTPU_FLD_BITS, 0, 4, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, srs), "srs"}, /* GATHER srs */
+    {OTPU_FLD_BITS, 0, 5, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, drs), "drs"}, /* GATHER drs */
+    {OTPU_FLD_BITS, 0, 6, 0, 32, 0, 0x00, offsetof(otpu_gather_ops, seg), "seg"}, /* GATHER seg */
 };
 const uint16_t otpu_format_fields[OTPU_FORMATS + 1] = {0, 0, 3, 5, 7, 9, 14, 21, 24, 33, 45, 61, 72, 82, 95, 102};
 
@@ -140,9 +140,9 @@ static const char *const waitw_cmp_names[4] = {"EQ", "NE", "GE", "cmp3?"};
 static const char *const mm_wf_names[4] = {"int8", "int4", "fp4", "wf3?"};
 static const char *const vop_bmode_names[4] = {"full", "row", "col", "scalar"};
 
-/* field, eq, value: the conditions of labels and items */
-const otpu_dis_cond otpu_dis_conds[] = {
-    {OTPU_DIS_ALWAYS, 0, 0},
+/* field, eq, value: the conditions of labels, items and sizes */
+const otpu_cond otpu_conds[] = {
+    {OTPU_COND_ALWAYS, 0, 0},
     {0, 0, 0},
     {13, 0, 0},
     {58, 0, 0},
@@ -150,7 +150,33 @@ const otpu_dis_cond otpu_dis_conds[] = {
     {70, 0, 0},
     {90, 1, OTPU_V_OUTER},
     {90, 1, OTPU_V_ARGMAX},
+    {57, 0, 0},
+    {80, 0, 0},
+    {75, 0, 0},
+    {90, 1, OTPU_V_RMAX},
 };
+
+/* field, zero, when, nerror, error: the size lines */
+const otpu_size_desc otpu_sizes[] = {
+    {2, OTPU_ZERO_ERROR, 1, 0, {{0, 0}}}, /* HALT count */
+    {7, OTPU_ZERO_ERROR, 0, 0, {{0, 0}}}, /* LOOP body */
+    {8, OTPU_ZERO_SKIP, 0, 0, {{0, 0}}}, /* LOOP count */
+    {23, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* DMA n */
+    {27, OTPU_ZERO_ERROR, 0, 0, {{0, 0}}}, /* DSTEP rows */
+    {28, OTPU_ZERO_ERROR, 0, 0, {{0, 0}}}, /* DSTEP cols */
+    {48, OTPU_ZERO_EMPTY, 0, 1, {{8, 0}}}, /* MM N */
+    {49, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* MM KB */
+    {52, OTPU_ZERO_ERROR, 0, 0, {{0, 0}}}, /* MM M */
+    {62, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* QACT rows */
+    {64, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* QACT KB */
+    {75, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* QST rows */
+    {76, OTPU_ZERO_EMPTY, 0, 1, {{9, 10}}}, /* QST KB */
+    {85, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* VOP rows */
+    {86, OTPU_ZERO_EMPTY, 0, 2, {{11, 0}, {7, 0}}}, /* VOP cols */
+    {97, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* GATHER rows */
+    {98, OTPU_ZERO_EMPTY, 0, 0, {{0, 0}}}, /* GATHER cols */
+};
+const uint16_t otpu_format_sizes[OTPU_FORMATS + 1] = {0, 0, 1, 1, 1, 3, 3, 3, 4, 6, 6, 9, 11, 13, 15, 17};
 
 /* condition, text: the labels' chains */
 const otpu_dis_label otpu_dis_labels[] = {

@@ -174,3 +174,27 @@ FIELDS = (
     ('GATHER', 'drs', 'bits', '', 5, 0, 32, False, 0, ''),
     ('GATHER', 'seg', 'bits', '', 6, 0, 32, False, 0, ''),
 )
+
+# Every size line (docs/isa-table.md, 'Sizes'): (format, field, zero, if, error):
+# zero is 'empty', 'error' or 'skip'; if a condition or None; error the conditions
+# under which a 0 is an error instead, each one or two conditions joined by '&'. A
+# condition: 'FIELD' (not 0) or 'FIELD=V_NAME' (otpu.asm's V_NAME).
+SIZES = (
+    ('HALT', 'count', 'error', 'chain', ()),
+    ('LOOP', 'body', 'error', None, ()),
+    ('LOOP', 'count', 'skip', None, ()),
+    ('DMA', 'n', 'empty', None, ()),
+    ('DSTEP', 'rows', 'error', None, ()),
+    ('DSTEP', 'cols', 'error', None, ()),
+    ('MM', 'N', 'empty', None, ('rmax',)),
+    ('MM', 'KB', 'empty', None, ()),
+    ('MM', 'M', 'error', None, ()),
+    ('QACT', 'rows', 'empty', None, ()),
+    ('QACT', 'KB', 'empty', None, ()),
+    ('QST', 'rows', 'empty', None, ()),
+    ('QST', 'KB', 'empty', None, ('row&rows',)),
+    ('VOP', 'rows', 'empty', None, ()),
+    ('VOP', 'cols', 'empty', None, ('func=V_RMAX', 'func=V_ARGMAX')),
+    ('GATHER', 'rows', 'empty', None, ()),
+    ('GATHER', 'cols', 'empty', None, ()),
+)
