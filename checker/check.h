@@ -44,7 +44,7 @@ typedef enum {
     OTPU_DIV_REGISTER,  /* a register write with the wrong value or register */
     OTPU_DIV_CONTROL,   /* the RTL dispatched another instruction than the model's next */
     OTPU_DIV_ERROR,     /* the RTL stopped with an error where the model does not, or the reverse */
-    OTPU_DIV_HANG,      /* no completion for hang_cycles with instructions in flight */
+    OTPU_DIV_HANG,      /* no event for the hang limit with instructions in flight (hang_cycles) */
     OTPU_DIV_END_STATE, /* the state at halt differs (the backstop) */
     OTPU_DIV_HOST,      /* a host step (host.txt) one side reached and the other did not, or
                          * where the two sides' DRAM reads differ */
@@ -124,7 +124,10 @@ typedef struct {
 
 typedef struct {
     int keep_going;           /* count every divergence instead of stopping at the first */
-    uint64_t hang_cycles;     /* 0: 100000 */
+    uint64_t hang_cycles;     /* 0: 100000. A hang: no event (a dispatch, start, write,
+                               * register write, completion, halt or error) for more than
+                               * hang_cycles + 4 x the largest work estimate of the started
+                               * instructions in flight (footprint.h), while one is in flight */
     int allow_duplicates;     /* the adapter's RTL may write a location twice with one value */
     uint32_t slots;           /* the RTL's window size (slot numbers must be below it); 0: 64 */
 } otpu_check_options;

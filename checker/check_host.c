@@ -19,7 +19,9 @@ int otpu_check_host(otpu_checker *c, const otpu_host *rtl)
     if (!mh || !rtl)
         return OTPU_CHECK_OK;
     /* the steps the model's host takes once every slice halted (an expect at the end) */
-    for (int k = 0; k < 1 << 20 && otpu_machine_settle(c->m) > 0; k++)
+    for (int k = 0; k < 1 << 20 &&
+                    otpu_machine_settle_counted(c->m, &c->model_polls, c->cycle + POLL_SLACK) > 0;
+         k++)
         ;
     size_t nm, nr;
     const otpu_host_record *m = otpu_host_records(mh, &nm), *r = otpu_host_records(rtl, &nr);

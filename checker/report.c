@@ -4,6 +4,7 @@
 #include "signature.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* DRAM bytes (QST's int8 data and the bytes of a word) are no fp32: bytes and masks instead */
@@ -63,7 +64,7 @@ static void loops_text(FILE *f, const otpu_divergence *d)
     fprintf(f, "\n");
 }
 
-void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info)
+static void report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info)
 {
     otpu_signature sig;
     otpu_div_signature(d, &sig);
@@ -153,19 +154,65 @@ void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info 
                 info->wave_from, info->wave_to);
 }
 
+/* The text for a person, every byte of it printable: a report's strings (a path, the repro, a
+ * hand-edited divergence.json read back) reach a terminal or a page only escaped as
+ * otpu_escape does, the lines kept. */
+void otpu_report_text(FILE *f, const otpu_divergence *d, const otpu_report_info *info)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (!m)
+        return;
+    report_text(m, d, info);
+    if (fclose(m)) {
+        free(text);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch == '\n' || (ch >= 0x20 && ch < 0x7F))
+            fputc(ch, f);
+        else if (ch == '\t' || ch == '\r')
+            fputs(ch == '\t' ? "\\t" : "\\r", f);
+        else
+            fprintf(f, "\\x%02x", ch);
+    }
+    free(text);
+}
+
 /* ------------------------------------------------------------------ JSON */
 
+/* The length of the valid UTF-8 sequence at s (1..4), or 0 */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+            : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (int k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) ||
+        (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))))
+        return 0; /* (overlong, a surrogate, past U+10FFFF) */
+    return n;
+}
+
+/* s as a JSON string: valid JSON whatever its bytes (a byte of no UTF-8 sequence becomes the
+ * text \xNN, as otpu_escape writes it) */
 static void jstr(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; s && *s; s++) {
         unsigned char ch = (unsigned char)*s;
+        int k = utf8_len((const unsigned char *)s);
         if (ch == '"' || ch == '\\')
             fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
+        else if (ch < 0x20 || ch == 0x7F)
             fprintf(f, "\\u%04x", ch);
+        else if (!k)
+            fprintf(f, "\\\\x%02x", ch);
         else
-            fputc(ch, f);
+            fwrite(s, 1, (size_t)k, f), s += k - 1;
     }
     fputc('"', f);
 }

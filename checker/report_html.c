@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* s as HTML text: its markup characters as entities, its control bytes (but the text's
+ * newlines) and non-ASCII as \xNN (otpu_escape's form) */
 static void esc(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -18,6 +20,8 @@ static void esc(FILE *f, const char *s, size_t n)
             fputs("&amp;", f);
         else if (c == '"')
             fputs("&quot;", f);
+        else if ((c < 0x20 && c != '\n') || c >= 0x7F)
+            fprintf(f, "\\x%02x", c);
         else
             fputc(c, f);
     }

@@ -132,7 +132,9 @@ int ck_model_step(otpu_checker *c, uint32_t s)
             ;
     if (ss->model_error)
         return -1;
-    int st = otpu_machine_settle(c->m);
+    /* each of the RTL's polls takes a cycle at least: a model that polled more often than the
+     * RTL had cycles is not following it (a host's `polls` past the RTL's timeout) */
+    int st = otpu_machine_settle_counted(c->m, &c->model_polls, c->cycle + POLL_SLACK);
     return ss->model_error ? -1 : st != 0 ? 0 : 1;
 }
 
@@ -278,7 +280,9 @@ int ck_check_slice(otpu_checker *c, uint32_t s)
 
 /* Cycles the started instructions may take without an event: the longest of them at
  * HANG_CYCLES_PER_STEP cycles per step of its work (a STREAM of 4095 x 4095 elements with no
- * destination runs for millions of cycles without a write, and is no hang). */
+ * destination runs for millions of cycles without a write, and is no hang). The hang limit:
+ * no event (a dispatch, start, write, register write, completion, halt or error) for more
+ * than hang_cycles + this allowance cycles while an instruction is in flight (check.h). */
 enum { HANG_CYCLES_PER_STEP = 4 };
 
 static uint64_t hang_allowance(const otpu_checker *c)
@@ -304,6 +308,7 @@ int otpu_check_cycle(otpu_checker *c, uint64_t cycle)
     }
     if (cycle - c->last_progress - c->o.hang_cycles <= c->allowance)
         return OTPU_CHECK_OK;
+    uint64_t quiet = cycle - c->last_progress;
     for (uint32_t s = 0; s < c->cfg->S; s++)
         for (rec *r = c->sl[s].head; r; r = r->next)
             if (r->dispatched) {
@@ -323,9 +328,10 @@ int otpu_check_cycle(otpu_checker *c, uint64_t cycle)
                         }
                 c->last_progress = cycle; /* report a hang once per stall */
                 return ck_diverge(c, OTPU_DIV_HANG, s, r, &d,
-                               "no instruction completed for %llu cycles (the hang limit, plus "
-                               "%llu for the work in flight); %zu in flight, the oldest is slice "
-                               "%u slot %u", (unsigned long long)c->o.hang_cycles,
+                               "no event for %llu cycles, more than the hang limit %llu plus "
+                               "%llu for the work in flight; %zu in flight, the oldest is slice "
+                               "%u slot %u", (unsigned long long)quiet,
+                               (unsigned long long)c->o.hang_cycles,
                                (unsigned long long)c->allowance, d.ninflight, s, r->slot);
             }
     return OTPU_CHECK_OK;
@@ -390,6 +396,7 @@ int otpu_check_start(otpu_checker *c, uint32_t s, uint32_t unit, uint32_t slot)
         return ss->model_error ? OTPU_CHECK_OK
                                : ck_bad_call(c, "slice %u: start of empty slot %u", s, slot);
     ck_remember(c, "start", s, slot, unit, r);
+    c->last_progress = c->cycle; /* (the allowance of its work runs from here: hang_allowance) */
     if (r->started)
         return ck_bad_call(c, "slice %u: slot %u started twice", s, slot);
     r->started = 1;

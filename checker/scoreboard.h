@@ -13,6 +13,8 @@
 #define HISTORY 32
 #define PRODUCERS 4096 /* retired model instructions remembered for "who wrote this input" */
 
+enum { POLL_SLACK = 1024 }; /* model polls allowed past the RTL's cycle count */
+
 /* One windowed instruction (a unit's), from the model's issue to the RTL's completion. */
 typedef struct rec {
     uint64_t n, seq;          /* dynamic number; dispatch order within the slice */
@@ -89,6 +91,8 @@ struct otpu_checker {
     const otpu_config *cfg;
     slice_state *sl;
     uint64_t cycle, last_progress, count, retired, writes, regs;
+    uint64_t model_polls;          /* the model's rounds of WAITW polls, at most the RTL's cycles
+                                    * + POLL_SLACK (ck_model_step) */
     uint64_t allowance, allowance_for; /* hang_allowance, computed at last_progress */
     otpu_divergence first;
     int have_first;

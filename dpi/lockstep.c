@@ -131,7 +131,7 @@ int otpu_ls_cycle(otpu_ls *ls, uint64_t cycle)
     return note(ls, otpu_check_cycle(ls->c, cycle));
 }
 
-int otpu_ls_end(otpu_ls *ls)
+int otpu_ls_end(otpu_ls *ls, int timed_out)
 {
     /* after the first divergence nothing more is judged, unless every one is counted */
     if (otpu_check_count(ls->c) && !ls->o.check.keep_going)
@@ -139,5 +139,6 @@ int otpu_ls_end(otpu_ls *ls)
     for (uint32_t s = 0; s < ls->nslices; s++)
         if (ls->halt_pc[s] != UINT32_MAX)
             judge_halt(ls, s);
-    return note(ls, otpu_check_end(ls->c));
+    /* a slice still running when time ran out is the timeout's, not a divergence */
+    return timed_out ? OTPU_CHECK_OK : note(ls, otpu_check_end(ls->c));
 }

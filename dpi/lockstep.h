@@ -52,8 +52,9 @@ int otpu_ls_wr(otpu_ls *ls, uint32_t slice, uint32_t port, uint32_t space, uint3
 int otpu_ls_state(otpu_ls *ls, uint32_t slice, int kind, uint32_t a, uint32_t b);
 int otpu_ls_cycle(otpu_ls *ls, uint64_t cycle);
 /* The run ended: the halted slices' states, then the final checks (after a divergence, only
- * with keep_going). */
-int otpu_ls_end(otpu_ls *ls);
+ * with keep_going); timed_out: the run's time limit ended it, so a slice still running is the
+ * timeout's verdict, not a divergence. */
+int otpu_ls_end(otpu_ls *ls, int timed_out);
 
 /* Set when a call was malformed (an adapter bug): the first such message, or NULL. */
 const char *otpu_ls_bad_call(const otpu_ls *ls);

@@ -8,6 +8,7 @@
 #include "cover.h"
 #include "generate.h"
 #include "input.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -35,10 +36,12 @@ static const char usage[] =
     "command writes the same bytes on every machine.\n"
     "\n"
     "KEY=VALUE sets a Config field (S D MCOLS ACT_BLOCKS TMEM_WORDS DRAM_BYTES IMEM_WORDS LANES\n"
-    "PAIR DSTEP STREAM ACT_ROWS; decimal or 0x hex) over the default Config and the family's.\n"
+    "PAIR DSTEP STREAM ACT_ROWS; decimal or 0x hex; each once) over the default Config and the\n"
+    "family's.\n"
     "--count is 1..100000, and what the bundles take (about 2 x S x 192 KiB each at most) must\n"
     "fit the free space of --out's file system. Each bundle folder appears complete or not at\n"
-    "all (written under a temporary name, then renamed).\n"
+    "all (written under a temporary name, then renamed). --out is checked before the first\n"
+    "bundle: a folder, or one that can be made, where each bundle's name is new or a folder.\n"
     "--rev NAME writes programs of that ISA revision (sim/revision.h; REV= in case.txt): only\n"
     "the instructions, functions and flags it has, run in the model of that revision.\n"
     "--data KIND: 'all' (the default) or 'finite': fp32 data without NaNs, infinities, huge\n"
@@ -154,6 +157,24 @@ static int room_for(const char *out, uint64_t count, const otpu_config *cfg)
         return bad("--count %llu: up to %llu MiB of bundles, and %s has %llu MiB free",
                    (unsigned long long)count, (unsigned long long)(count * each >> 20), out,
                    (unsigned long long)(free_bytes >> 20));
+    return 0;
+}
+
+/* Every bundle folder the run writes into out either is not there yet or is a folder (a
+ * bundle is replaced whole: bundle.h); anything else there (a file, a device) is refused now,
+ * not after the bundles before it were written. 0, or -1 with err set. */
+static int bundles_replaceable(const char *out, const char *family, uint64_t seed,
+                               uint64_t first, uint64_t count, char *err, size_t n)
+{
+    struct stat st;
+    for (uint64_t i = first; i < first + count && !stat(out, &st); i++) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/%s-%llu-%04llu", out, family, (unsigned long long)seed,
+                 (unsigned long long)i);
+        if (!lstat(dir, &st) && !S_ISDIR(st.st_mode))
+            return otpu_fail_msg(err, n, "%s: is %s, not a bundle folder", dir,
+                                 otpu_file_type(st.st_mode));
+    }
     return 0;
 }
 
@@ -283,6 +304,9 @@ int main(int argc, char **argv)
             otpu_config probe = otpu_config_default();
             if (otpu_config_set(&probe, names[nkeys], 0) == -1)
                 return bad("'%s': %s is not a Config field", a, names[nkeys]);
+            for (int k = 0; k < nkeys; k++) /* (as case.txt: a field once) */
+                if (!strcmp(keys[k], names[nkeys]))
+                    return bad("'%s': %s is given twice", a, names[nkeys]);
             if (number(eq + 1, &v))
                 return bad("'%s': %s is not a number (decimal, or hex with 0x)", a, eq + 1);
             keys[nkeys] = names[nkeys];
@@ -326,32 +350,30 @@ int main(int argc, char **argv)
                    rev == OTPU_REV_CURRENT ? "" : ", which ISA revision ",
                    rev == OTPU_REV_CURRENT ? "" : otpu_rev_name(rev),
                    rev == OTPU_REV_CURRENT ? "" : " lacks");
-    char qout[4200], shown[200];
+    char qout[4200], shown[200], err[1200];
     otpu_escape(out, 160, shown, sizeof shown);
     if (!otpu_shell_quote(out, qout, sizeof qout))
         return bad("--out '%s': a control byte, or too long, in a folder name", shown);
-    if (mkdir(out, 0777) && errno != EEXIST)
-        return bad("--out %s: cannot create: %s", shown, strerror(errno));
-    struct stat st;
-    if (stat(out, &st) || !S_ISDIR(st.st_mode) || access(out, W_OK | X_OK))
-        return bad("--out %s: not a writable folder", shown);
-    if (room_for(out, count, &cfg))
-        return 2;
+    if (otpu_out_check_dir(out, 0, err, sizeof err) || bundles_replaceable(out, family, seed,
+                                                                            first, count, err,
+                                                                            sizeof err))
+        return bad("--out: %s", err);
     otpu_coverage *holes = NULL;
-    if (cover) {
-        char err[1024], line[2100];
-        if (!(holes = otpu_coverage_read_json(cover, err, sizeof err)))
-            return bad("--cover: %s", otpu_escape(err, sizeof err, line, sizeof line));
-    }
-    int progress = count >= 50 || isatty(2), rc = 0;
+    if (cover && !(holes = otpu_coverage_read_json(cover, err, sizeof err)))
+        return bad("--cover: %s", err);
+    /* the folder is made once everything else is known to be good */
+    int rc = otpu_out_make_dir(out, err, sizeof err) ? bad("--out: %s", err)
+             : room_for(out, count, &cfg)             ? 2
+                                                      : 0;
+    int progress = count >= 50 || isatty(2);
     for (uint64_t i = first; i < first + count && !rc; i++) {
         otpu_bundle b;
-        char err[1024], dir[4200], note[6000];
+        char dir[4200], note[6000];
         gen_info info;
         uint64_t v = variant;
         rc = choose(f, seed, i, data, &cfg, holes, (unsigned)tries, &v, &b, &info, err, sizeof err);
         if (rc) {
-            fprintf(stderr, "otpu-gen: %s\n", err);
+            otpu_print_line(stderr, "otpu-gen: ", err);
             rc = rc == GEN_BAD_CONFIG ? 2 : 1;
             break;
         }
@@ -361,7 +383,7 @@ int main(int argc, char **argv)
         rc = otpu_bundle_write_note(dir, &b, "gen.txt", note, err, sizeof err);
         otpu_bundle_free(&b);
         if (rc) {
-            fprintf(stderr, "otpu-gen: %s\n", otpu_escape(err, sizeof err, note, sizeof note));
+            otpu_print_line(stderr, "otpu-gen: ", err);
             rc = 1;
             break;
         }

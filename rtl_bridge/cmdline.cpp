@@ -1,6 +1,8 @@
 // cmdline.cpp - command-line arguments of the RTL tools (cmdline.h).
 #include "cmdline.h"
 
+#include <fcntl.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,75 @@
 std::string printable(const std::string &s) {
   std::vector<char> buf(4 * s.size() + 8);
   return otpu_escape(s.c_str(), s.size(), buf.data(), buf.size());
+}
+
+std::string printable_lines(const std::string &s) {
+  std::string out;
+  for (size_t k = 0; k < s.size();) {
+    size_t nl = s.find('\n', k);
+    if (nl == std::string::npos) nl = s.size();
+    out += printable(s.substr(k, nl - k)) + (nl < s.size() ? "\n" : "");
+    k = nl + 1;
+  }
+  return out;
+}
+
+bool has_control(const std::string &s) {
+  for (unsigned char ch : s)
+    if (ch < 0x20 || ch == 0x7F) return true;
+  return false;
+}
+
+std::string shell_word(const std::string &s) {
+  std::vector<char> buf(4 * s.size() + 8);
+  return otpu_shell_word(s.c_str(), buf.data(), buf.size());
+}
+
+OutFile::OutFile() {
+  o_.fd = -1;
+  o_.tmp[0] = 0;
+  o_.f = nullptr;
+}
+
+OutFile::~OutFile() { otpu_out_discard(&o_); }
+
+std::string OutFile::check(const std::string &option, const std::string &path, int flags) {
+  char err[1200];
+  option_ = option;
+  otpu_out_discard(&o_);
+  checked_ = otpu_out_check(&o_, path.c_str(), flags, err, sizeof err) == 0;
+  return checked_ ? "" : option + ": " + err;
+}
+
+FILE *OutFile::open(std::string *why) {
+  char err[1200];
+  FILE *f = otpu_out_open(&o_, err, sizeof err);
+  if (!f) *why = option_ + ": " + err;
+  return f;
+}
+
+std::string OutFile::begin(std::string *why) {
+  char err[1200];
+  const char *p = otpu_out_begin(&o_, err, sizeof err);
+  if (!p) *why = option_ + ": " + err;
+  return p ? p : "";
+}
+
+bool OutFile::commit(std::string *why) {
+  char err[1200];
+  if (otpu_out_commit(&o_, err, sizeof err) == 0) return true;
+  *why = option_ + ": " + err;
+  return false;
+}
+
+void OutFile::keep_across_exec() {
+  if (o_.fd >= 0) fcntl(o_.fd, F_SETFD, 0);
+}
+
+std::string check_out_dir(const std::string &option, const std::string &dir, int flags) {
+  char err[1200];
+  if (otpu_out_check_dir(dir.c_str(), flags, err, sizeof err) == 0) return "";
+  return option + ": " + err;
 }
 
 bool parse_count(const std::string &v, uint64_t *out) {

@@ -10,9 +10,45 @@
 #include <vector>
 
 #include "config.h"
+#include "output.h"
 
 // s with control bytes and non-ASCII escaped (input.h's otpu_escape), for messages
 std::string printable(const std::string &s);
+// printable() line by line, the newlines kept (a build's log)
+std::string printable_lines(const std::string &s);
+// whether s holds a control byte (below 0x20, or 0x7f)
+bool has_control(const std::string &s);
+// s as one word of a shell command a person copies (a repro): in single quotes, or as $'...'
+// with \xNN for every byte outside printable ASCII (input.h's otpu_shell_word)
+std::string shell_word(const std::string &s);
+
+// A file the tool writes where its user says (output.h): checked before the run, then
+// written through open() or begin() and made whole by commit(); discarded (its temporary
+// file removed, the path untouched) unless committed.
+class OutFile {
+ public:
+  OutFile();
+  ~OutFile();
+  OutFile(const OutFile &) = delete;
+  OutFile &operator=(const OutFile &) = delete;
+  // "" when the place can be written (flags: OTPU_OUT_STREAM), else "OPTION: PATH: why"
+  std::string check(const std::string &option, const std::string &path, int flags);
+  bool checked() const { return checked_; }
+  FILE *open(std::string *why);          // the stream to write
+  std::string begin(std::string *why);   // the path a writer opens itself ("" on failure)
+  bool commit(std::string *why);
+  // a device or a FIFO written in place: its descriptor kept across exec (a FIFO's reader
+  // must not see its end while the tool hands over to another program)
+  void keep_across_exec();
+
+ private:
+  otpu_out o_;
+  bool checked_ = false;
+  std::string option_;
+};
+// "" when dir can be written as a folder output (output.h; flags: OTPU_OUT_REPLACED), else
+// "OPTION: DIR: why"
+std::string check_out_dir(const std::string &option, const std::string &dir, int flags = 0);
 // a count: decimal without leading zeros, or 0x hex, within 64 bits; false for anything else
 bool parse_count(const std::string &v, uint64_t *out);
 

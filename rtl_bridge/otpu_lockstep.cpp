@@ -57,7 +57,11 @@ const char kUsage[] =
     "  --report-html      also DIR/divergence.html: the report on one static page\n"
     "  --keep-going       count every divergence instead of stopping at the first\n"
     "  --max-cycles N     stop after N cycles (default 200000000): a timeout\n"
-    "  --hang-cycles N    a hang: no completion for N cycles with work in flight (100000)\n"
+    "  --hang-cycles N    a hang: no event (a dispatch, start, write, register write,\n"
+    "                     completion, halt or error) for more than N + A cycles while an\n"
+    "                     instruction is in flight, A = 4 x the largest work estimate (element\n"
+    "                     steps) of the started instructions in flight, so that a long legal\n"
+    "                     instruction is no hang; N from 1 (default 100000)\n"
     "  --no-check         run the same RTL without the checker (for overhead figures):\n"
     "                     the verdict line says UNCHECKED, and only the RTL's own outcome\n"
     "                     is judged against expect= (exit 0 or 6)\n"
@@ -85,8 +89,13 @@ const char kUsage[] =
     "  +name=value        plusargs for the RTL (fault injection: rtl/README.md); an unknown or\n"
     "                     malformed +otpu_* or +axi_* plusarg is bad input\n"
     "\n"
-    "report DIR prints a stored report (DIR/divergence.json, or that file) as text again;\n"
-    "--html also writes DIR/divergence.html.\n"
+    "Outputs are checked before anything is built (bad input, exit 2, when one cannot be\n"
+    "written): a FILE is replaced whole (written beside it, then renamed), a device (/dev/null)\n"
+    "or a FIFO with its reader is written as it is, a folder or anything else is refused; the\n"
+    "report DIR is a folder, or one that can be made.\n"
+    "\n"
+    "report DIR prints a stored report (DIR/divergence.json, or that file) as text again (its\n"
+    "strings escaped); --html also writes DIR/divergence.html.\n"
     "\n"
     "The verdict honours the bundle's expect=: RTL and model agreeing on an error the bundle\n"
     "does not expect (or on a clean run where it expects one) is not a pass.\n"
@@ -105,29 +114,11 @@ int bad(const std::string &msg) {
 
 // The files a run writes into its report folder (removed at the start of a run, so a folder
 // never mixes two runs).
-const char *const kReportFiles[] = {"divergence.txt", "divergence.json", "wave.fst", "wave.gtkw"};
+const char *const kReportFiles[] = {"divergence.txt", "divergence.json", "divergence.html",
+                                    "wave.fst", "wave.gtkw"};
 
 void clear_report(const std::string &dir) {
   for (const char *f : kReportFiles) unlink((dir + "/" + f).c_str());
-}
-
-// --report DIR before anything runs: an existing folder, or one that can be made (it is made
-// only when the run starts, so a failed build or ^C leaves no empty folder behind).
-std::string report_problem(const std::string &dir) {
-  struct stat st;
-  if (stat(dir.c_str(), &st) == 0)
-    return S_ISDIR(st.st_mode) ? (access(dir.c_str(), W_OK) ? "cannot be written" : "")
-                               : "exists and is not a folder";
-  std::string up = dir;
-  while (!up.empty() && up.back() == '/') up.pop_back();
-  for (;;) {
-    size_t k = up.rfind('/');
-    up = k == std::string::npos ? "." : k == 0 ? "/" : up.substr(0, k);
-    if (stat(up.c_str(), &st) == 0)
-      return !S_ISDIR(st.st_mode) ? up + " is not a folder"
-             : access(up.c_str(), W_OK) ? "cannot be made (" + up + " cannot be written)" : "";
-    if (up == "." || up == "/") return "cannot be made";
-  }
 }
 
 // The simulator, as a child that dies with this process. Its exit status; kExitCrash if it
@@ -139,7 +130,8 @@ int run(const std::vector<std::string> &argv, Cleanup cleanup) {
   av.push_back(nullptr);
   otpu_proc_status st;
   if (otpu_proc_run(av.data(), &st) != 0) {
-    fprintf(stderr, "otpu-lockstep: cannot start %s: %s\n", av[0], strerror(errno));
+    fprintf(stderr, "otpu-lockstep: cannot start %s: %s\n", printable(av[0]).c_str(),
+            strerror(errno));
     return kExitCrash;
   }
   if (st.interrupted) {
@@ -194,18 +186,24 @@ bool rerun_traced(const otpu_config &c, const RtlDut &dut, std::vector<std::stri
   if (again == rc && second == first) return true;
   fprintf(stderr, "otpu-lockstep: the traced re-run ended differently (exit %d, first %d; %s, "
                   "first %s): the run is not deterministic, a finding of its own\n", again, rc,
-          second.c_str(), first.c_str());
+          printable(second).c_str(), printable(first).c_str());
   return false;
 }
 
-// DIR/divergence.html from DIR/divergence.json; "" or why not
-std::string write_report_html(const std::string &dir) {
+// DIR/divergence.html from DIR/divergence.json, written whole (output.h; checked already when
+// html is given); "" or why not
+std::string write_report_html(const std::string &dir, OutFile *html = nullptr) {
+  OutFile own;
+  std::string why;
+  if (!html && !(why = own.check("--report-html", dir + "/divergence.html", 0)).empty())
+    return why;
+  OutFile *out = html ? html : &own;
   otpu_report_stored r;
   char err[512];
   if (otpu_report_read((dir + "/divergence.json").c_str(), &r, err, sizeof err)) return err;
-  std::string path = dir + "/divergence.html", why;
-  FILE *f = fopen(path.c_str(), "w");
-  if (!f || otpu_report_html(f, &r.d, &r.info) || fclose(f)) why = "cannot write " + path;
+  FILE *f = out->open(&why);
+  if (f && otpu_report_html(f, &r.d, &r.info)) why = "cannot write " + dir + "/divergence.html";
+  else if (f) out->commit(&why);
   otpu_report_stored_free(&r);
   return why;
 }
@@ -253,12 +251,15 @@ int cmd_run(int argc, char **argv) {
     } else if (a == "--snapshot-every") {
       if (!args.value(&v) || !parse_count(v, &snapshot_every))
         return bad("--snapshot-every needs a cycle count, not '" + printable(v) + "'");
-    } else if (a == "--max-cycles") {
+    } else if (a == "--max-cycles") {  // (passed on in decimal, as the simulator reads it)
       if (!args.value(&max_cycles) || !parse_count(max_cycles, &n))
         return bad("--max-cycles needs a cycle count, not '" + printable(max_cycles) + "'");
-    } else if (a == "--hang-cycles") {
-      if (!args.value(&hang_cycles) || !parse_count(hang_cycles, &n))
-        return bad("--hang-cycles needs a cycle count, not '" + printable(hang_cycles) + "'");
+      max_cycles = std::to_string(n);
+    } else if (a == "--hang-cycles") {  // (0 would be the simulator's default: refused)
+      if (!args.value(&hang_cycles) || !parse_count(hang_cycles, &n) || !n)
+        return bad("--hang-cycles needs a cycle count from 1, not '" + printable(hang_cycles) +
+                   "'");
+      hang_cycles = std::to_string(n);
     } else if (a == "--keep-going") {
       keep_going = true;
     } else if (a == "--report-html") {
@@ -303,21 +304,21 @@ int cmd_run(int argc, char **argv) {
   if (!why.empty()) return bad(printable(why));
   if (dut.tree.axi) add_axi_defaults(&plusargs);
   if (report.empty()) report = "otpu-lockstep-report/" + bundle.substr(bundle.rfind('/') + 1);
-  if (!no_check && !(why = report_problem(report)).empty())
-    return bad("--report " + printable(report) + ": " + why);
-  for (const std::string *f : {&coverage, &code_cov}) {
-    if (f->empty()) continue;
-    size_t k = f->rfind('/');
-    std::string dir = k == std::string::npos ? "." : k == 0 ? "/" : f->substr(0, k);
-    const char *opt = f == &coverage ? "--coverage " : "--code-coverage ";
-    if (access(dir.c_str(), W_OK))
-      return bad(opt + printable(*f) + ": its folder cannot be written");
-  }
   if (!code_cov.empty() && systemc)
     return bad("--code-coverage runs the C++ top's coverage build: not with --systemc");
+  // every output before anything is built (output.h): the report folder (made when the run
+  // starts, so a failed build or ^C leaves no empty folder behind), the coverage files (the
+  // simulator writes them; a device's or a FIFO's descriptor is held here until it ended)
+  OutFile cov_file, code_cov_file;
+  if (!no_check) why = check_out_dir("--report", report);
+  if (why.empty() && !coverage.empty())
+    why = cov_file.check("--coverage", coverage, OTPU_OUT_STREAM);
+  if (why.empty() && !code_cov.empty())
+    why = code_cov_file.check("--code-coverage", code_cov, OTPU_OUT_STREAM);
+  if (!why.empty()) return bad(why);
 
   std::string exe, key;
-  if (dut.opentpu) fprintf(stderr, "otpu-lockstep: %s\n", dut_note(dut).c_str());
+  if (dut.opentpu) fprintf(stderr, "otpu-lockstep: %s\n", printable(dut_note(dut)).c_str());
   RtlTopKind kind = systemc ? RtlTopKind::kSystemC
                     : !code_cov.empty() ? RtlTopKind::kCoverage : RtlTopKind::kPlain;
   int rc = find_or_build(c, kind, &exe, "", dut, &key);
@@ -347,16 +348,18 @@ int cmd_run(int argc, char **argv) {
   };
   // the repro names everything that selects the RTL under test (the bundle's REV= selects the
   // model's revision): its sources, its build's key, the DUT
-  std::string repro = "OTPU_SOURCE_ROOT=" + shell_quote(rtl_source_root()) + " OTPU_RTL_KEY=" +
-                      key + " otpu-lockstep run " + shell_quote(bundle);
-  if (dut.opentpu) repro += " --dut " + shell_quote(opentpu_dut_value(dut.tree));
+  // (a command a person copies: each word in printable ASCII that the shell reads back as the
+  // same bytes, shell_word)
+  std::string repro = "OTPU_SOURCE_ROOT=" + shell_word(rtl_source_root()) + " OTPU_RTL_KEY=" +
+                      key + " otpu-lockstep run " + shell_word(bundle);
+  if (dut.opentpu) repro += " --dut " + shell_word(opentpu_dut_value(dut.tree));
   if (systemc) {
     repro += " --systemc";
     // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   }
   // every option that changes the verdict
-  for (const auto &p : plusargs) repro += " " + shell_quote(p);
+  for (const auto &p : plusargs) repro += " " + shell_word(p);
   if (!max_cycles.empty()) repro += " --max-cycles " + max_cycles;
   if (!hang_cycles.empty()) repro += " --hang-cycles " + hang_cycles;
   if (keep_going) repro += " --keep-going";
@@ -380,8 +383,9 @@ int cmd_run(int argc, char **argv) {
   // divergence.html beside the other files, once they are final (--report-html)
   auto finish = [&](int code) {
     if (report_html && !no_check && divergence_line(report) != "") {
-      std::string why = write_report_html(report);
-      if (!why.empty()) fprintf(stderr, "otpu-lockstep: no divergence.html: %s\n", why.c_str());
+      std::string no_html = write_report_html(report);
+      if (!no_html.empty())
+        fprintf(stderr, "otpu-lockstep: no divergence.html: %s\n", printable(no_html).c_str());
     }
     return code;
   };
@@ -396,12 +400,12 @@ int cmd_run(int argc, char **argv) {
   if (!snapshot && !rerun_traced(c, dut, base, report, from, rc)) return finish(rc);
   std::string no_view;
   if (!write_wave_view(report, &no_view))
-    fprintf(stderr, "otpu-lockstep: no wave.gtkw: %s\n", no_view.c_str());
+    fprintf(stderr, "otpu-lockstep: no wave.gtkw: %s\n", printable(no_view).c_str());
   printf("lockstep: waveform %s/wave.fst (cycles %llu..%llu, traced by %s)%s%s\n",
-         report.c_str(), (unsigned long long)from, (unsigned long long)cycle,
+         printable(report).c_str(), (unsigned long long)from, (unsigned long long)cycle,
          snapshot ? "a snapshot of the run" : "a re-run from cycle 0",
          no_view.empty() ? "; open it at the divergence: gtkwave " : "",
-         no_view.empty() ? shell_quote(report + "/wave.gtkw").c_str() : "");
+         no_view.empty() ? shell_word(report + "/wave.gtkw").c_str() : "");
   return finish(rc);
 }
 
@@ -421,17 +425,23 @@ int cmd_report(int argc, char **argv) {
   struct stat st;
   bool folder_given = stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
   std::string json = folder_given ? dir + "/divergence.json" : dir;
+  size_t slash = json.rfind('/');
+  std::string folder = slash == std::string::npos ? "." : json.substr(0, slash);
   otpu_report_stored r;
   char err[512];
   if (otpu_report_read(json.c_str(), &r, err, sizeof err)) return bad(printable(err));
-  otpu_report_text(stdout, &r.d, &r.info);
+  // divergence.html's place before anything is printed (output.h)
+  OutFile html_file;
+  std::string why = html ? html_file.check("--html", folder + "/divergence.html", 0) : "";
+  if (!why.empty()) {
+    otpu_report_stored_free(&r);
+    return bad(why);
+  }
+  otpu_report_text(stdout, &r.d, &r.info);  // (its strings escaped: the file is input)
   otpu_report_stored_free(&r);
   if (html) {
-    size_t slash = json.rfind('/');
-    std::string folder = slash == std::string::npos ? "" : json.substr(0, slash);
-    std::string why = write_report_html(folder.empty() ? "." : folder);
-    if (!why.empty()) return bad(printable(why));
-    printf("report: %s/divergence.html\n", folder.empty() ? "." : folder.c_str());
+    if (!(why = write_report_html(folder, &html_file)).empty()) return bad(why);
+    printf("report: %s/divergence.html\n", printable(folder).c_str());
   }
   return 0;
 }

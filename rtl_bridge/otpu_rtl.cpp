@@ -24,7 +24,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -48,6 +47,10 @@ const char kUsage[] =
     "build, path: build (or find) the simulator of a Config and print its path (--systemc: the\n"
     "     SystemC top, --code-coverage: the coverage build; each cached apart from the plain\n"
     "     one).\n"
+    "Outputs are checked before anything is built (exit 2 when one cannot be written): a FILE\n"
+    "is replaced whole (written beside it, then renamed); --events, --code-coverage and\n"
+    "--stamp also write a device (/dev/null) or a FIFO with its reader as it is; --fst needs a\n"
+    "file; --dump DIR and --cache DIR are folders, or ones that can be made.\n"
     "--dut opentpu=PATH: openTPU's own RTL from the checkout at PATH instead of the reference\n"
     "     RTL (its ISA revision read from its package; docs/opentpu.md). Default: $OTPU_DUT, else\n"
     "     reference. opentpu-axi=PATH: on its AXI memory path (D=128; random timing set by\n"
@@ -106,18 +109,25 @@ int cmd_run(int argc, char **argv) {
   }
   bool fst = false, systemc = false, code_cov = false;
   std::vector<std::string> plusargs;
-  for (int i = 3; i < argc; i++) {
+  // the outputs, checked before anything is built (the simulator checks them again and
+  // writes them); a device's or a FIFO's descriptor is held on across the exec
+  OutFile files[3];
+  std::string why;
+  for (int i = 3; i < argc && why.empty(); i++) {
     fst = fst || !strcmp(argv[i], "--fst");
     systemc = systemc || !strcmp(argv[i], "--systemc");
     code_cov = code_cov || !strcmp(argv[i], "--code-coverage");
     if (argv[i][0] == '+') plusargs.push_back(argv[i]);
-    // the --dump folder is made now, so that a bad one is named before the run
-    if (!strcmp(argv[i], "--dump") && i + 1 < argc && !mkdirs(argv[i + 1])) {
-      fprintf(stderr, "otpu-rtl: cannot create the folder %s\n", argv[i + 1]);
-      return 2;
-    }
+    if (i + 1 == argc) continue;
+    const std::string a = argv[i], v = argv[i + 1];
+    if (a == "--dump") why = check_out_dir(a, v);
+    if (a == "--fst") why = files[0].check(a, v, 0);  // (written where it can seek)
+    if (a == "--events" && v != "-") why = files[1].check(a, v, OTPU_OUT_STREAM);
+    if (a == "--code-coverage") why = files[2].check(a, v, OTPU_OUT_STREAM);
   }
-  std::string why = check_plusargs(plusargs, c, dut.opentpu, dut.tree.axi);
+  if (!why.empty()) return bad(why);
+  for (OutFile &f : files) f.keep_across_exec();
+  why = check_plusargs(plusargs, c, dut.opentpu, dut.tree.axi);
   if (!why.empty()) {
     fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
     return 2;
@@ -136,7 +146,7 @@ int cmd_run(int argc, char **argv) {
   // SystemC prints a banner before sc_main unless this is set (a user's own setting wins)
   if (systemc) setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   std::string exe;
-  if (dut.opentpu) fprintf(stderr, "otpu-rtl: %s\n", dut_note(dut).c_str());
+  if (dut.opentpu) fprintf(stderr, "otpu-rtl: %s\n", printable(dut_note(dut)).c_str());
   int rc = find_or_build(c, kind, &exe, "", dut);
   if (rc) return rc;
   std::vector<char *> av;
@@ -149,7 +159,7 @@ int cmd_run(int argc, char **argv) {
   av.push_back(nullptr);
   fflush(stdout);
   execv(exe.c_str(), av.data());
-  fprintf(stderr, "otpu-rtl: cannot run %s: %s\n", exe.c_str(), strerror(errno));
+  fprintf(stderr, "otpu-rtl: cannot run %s: %s\n", printable(exe).c_str(), strerror(errno));
   return 4;
 }
 
@@ -167,11 +177,17 @@ int cmd_build(int argc, char **argv, bool path_only) {
     else if (a == "--defaults") defaults = true;
     else if (a == "--cache" && i + 1 < argc) cache = argv[++i];
     else if (a == "--stamp" && i + 1 < argc) stamp = argv[++i];
+    else if (a == "--cache" || a == "--stamp") return bad(a + " needs a value");
     else if (a == "--bundle" && i + 1 < argc) bundles.push_back(argv[++i]);
     else if (!a.empty() && a[0] == '-') return bad("unknown option " + printable(a));
     else if (a.find('=') != std::string::npos) fields.push_back(a);
     else bundles.push_back(a);
   }
+  // the outputs, before any build: the cache folder and the stamp file
+  OutFile stamp_file;
+  std::string why = cache.empty() ? "" : check_out_dir("--cache", cache);
+  if (why.empty() && !stamp.empty()) why = stamp_file.check("--stamp", stamp, OTPU_OUT_STREAM);
+  if (!why.empty()) return bad(why);
   std::vector<otpu_config> cfgs;
   if (defaults && dut.opentpu) return bad("--defaults builds the reference RTL's Configs only");
   if (defaults) cfgs = default_configs();
@@ -188,10 +204,14 @@ int cmd_build(int argc, char **argv, bool path_only) {
     std::string exe;
     int rc = find_or_build(c, kind, &exe, cache, dut);
     if (rc) return rc;
+    // (a path scripts read: as it is, but never a control byte)
+    if (has_control(exe)) return bad("the simulator's path has a control byte: " + exe);
     if (path_only) printf("%s\n", exe.c_str());
     else printf("%s: %s\n", config_str(c).c_str(), exe.c_str());
   }
-  if (!stamp.empty()) std::ofstream(stamp) << "ok\n";
+  FILE *f = stamp.empty() ? nullptr : stamp_file.open(&why);
+  if (f && (fputs("ok\n", f) < 0 || !stamp_file.commit(&why))) f = nullptr;
+  if (!stamp.empty() && !f) return bad(why);
   return 0;
 }
 

@@ -45,7 +45,8 @@ bool parse_args(int argc, char **argv, DriverArgs *o, std::string *why) {
     else if ((!a.empty() && a[0] == '-') || !o->bundle.empty()) ok = false;
     else o->bundle = a;
     if (!ok) {
-      *why = (a[0] == '-' ? "bad option or value: " : "unexpected argument: ") + printable(a);
+      *why = (a[0] == '-' ? "bad option or value: " : "unexpected argument: ") + printable(a) +
+             (v.empty() ? "" : " '" + printable(v) + "'");
       return false;
     }
   }

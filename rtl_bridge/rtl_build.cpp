@@ -275,14 +275,14 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
   const Step &st = *static_cast<const Step *>(user);
   std::string dir = tmpdir, log = dir + "/build.log";
   std::string cmd = "cd " + shell_quote(dir) + " && " + st.command;
-  fprintf(stderr, "otpu-rtl: building %s\n", st.what.c_str());
+  fprintf(stderr, "otpu-rtl: building %s\n", printable(st.what).c_str());
   for (const auto &n : st.notes) fprintf(stderr, "otpu-rtl: %s\n", printable(n).c_str());
   for (const auto &f : st.files) {
     std::string p = dir + "/" + f.first;
     std::ofstream out;
     if (mkdirs(p.substr(0, p.rfind('/')))) out.open(p, std::ios::binary);
     if (!(out << f.second) || (out.close(), out.fail())) {
-      snprintf(err, errlen, "cannot write %s", p.c_str());
+      snprintf(err, errlen, "cannot write %s", printable(p).c_str());
       return -1;
     }
   }
@@ -299,9 +299,9 @@ int run_step(void *user, const char *tmpdir, char *err, size_t errlen) {
   std::string body;
   read_file(log, &body);
   if (body.size() > 6000) body = "...\n" + body.substr(body.size() - 6000);
-  fprintf(stderr, "otpu-rtl: the build of %s failed (%s); its log:\n%s", st.what.c_str(),
-          cmd.c_str(), body.c_str());
-  snprintf(err, errlen, "the build of %s failed", st.what.c_str());
+  fprintf(stderr, "otpu-rtl: the build of %s failed (%s); its log:\n%s",
+          printable(st.what).c_str(), printable(cmd).c_str(), printable_lines(body).c_str());
+  snprintf(err, errlen, "the build of %s failed", printable(st.what).c_str());
   return -1;
 }
 

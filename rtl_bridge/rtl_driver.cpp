@@ -38,22 +38,35 @@ double now_s() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-// the folder a file is written into
-std::string folder_of(const std::string &path) {
-  size_t k = path.rfind('/');
-  return k == std::string::npos ? "." : k == 0 ? "/" : path.substr(0, k);
+// --code-coverage: the run's coverage points, whole or not at all (a reader of the folder never
+// sees half a file), or into a device or FIFO as it is (output.h); false with one line on stderr
+bool write_code_coverage(RtlTop *top, OutFile *out) {
+  std::string why, path = out->begin(&why);
+  if (!path.empty()) top->write_coverage(path);  // (checked before the run: it can be opened)
+  if (!path.empty() && out->commit(&why)) return true;
+  fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
+  return false;
 }
 
-// --code-coverage: the run's coverage points into path, whole or not at all (a reader of the
-// folder never sees half a file); false with one line on stderr
-bool write_code_coverage(RtlTop *top, const std::string &path) {
-  std::string tmp = path + ".tmp" + std::to_string(getpid());
-  top->write_coverage(tmp);  // (Verilator ends the process if it cannot open the file)
-  if (rename(tmp.c_str(), path.c_str()) == 0) return true;
-  fprintf(stderr, "otpu-rtl: --code-coverage %s: cannot write it: %s\n", printable(path).c_str(),
-          strerror(errno));
-  unlink(tmp.c_str());
-  return false;
+// The files a run writes where its user says, checked before it (output.h): a place that
+// cannot be written is bad input, not a crash or a lost verdict after the run.
+struct Outputs {
+  OutFile fst, events, code_cov, coverage;
+};
+
+// "" or the one-line reason
+std::string check_outputs(const DriverArgs &o, Outputs *out) {
+  std::string why;
+  if (!o.dump_dir.empty()) why = check_out_dir("--dump", o.dump_dir);
+  if (why.empty() && !o.la.report.empty()) why = check_out_dir("--report", o.la.report);
+  if (why.empty() && !o.fst.empty()) why = out->fst.check("--fst", o.fst, 0);
+  if (why.empty() && !o.events.empty() && o.events != "-")
+    why = out->events.check("--events", o.events, OTPU_OUT_STREAM);
+  if (why.empty() && !o.code_cov.empty())
+    why = out->code_cov.check("--code-coverage", o.code_cov, OTPU_OUT_STREAM);
+  if (why.empty() && !o.coverage.empty())
+    why = out->coverage.check("--coverage", o.coverage, OTPU_OUT_STREAM);
+  return why;
 }
 
 // --coverage: the RTL's event log of the run, in a temporary file of its own
@@ -76,10 +89,12 @@ struct CoverageEvents {
 };
 
 // --coverage: the run's coverage file once it ended (not after bad input); the exit status
-int with_coverage(const DriverArgs &o, int rc) {
+int with_coverage(const DriverArgs &o, OutFile *out, int rc) {
   if (o.coverage.empty()) return rc;
-  std::string why = lockstep_coverage(o.bundle, o.events, o.coverage);
-  if (why.empty()) return rc;
+  std::string why, path = out->begin(&why);
+  if (!path.empty() && (why = lockstep_coverage(o.bundle, o.events, path)).empty() &&
+      out->commit(&why))
+    return rc;
   fprintf(stderr, "otpu-lockstep: --coverage: %s\n", printable(why).c_str());
   return rc ? rc : 2;
 }
@@ -91,6 +106,11 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
   std::string why;
   if (!parse_args(argc, argv, &o, &why)) return usage(why);
   const LockstepArgs &la = o.la;
+  Outputs out;
+  if (!(why = check_outputs(o, &out)).empty()) {
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
+    return 2;
+  }
 
   StagedBundle sb;
   if (int rc = stage_bundle(o, &sb)) return rc;
@@ -119,11 +139,15 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
       return 2;
     }
     o.events = cov_events.path;
+    if (!(why = out.events.check("--events", o.events, 0)).empty()) {
+      fprintf(stderr, "otpu-lockstep: %s\n", printable(why).c_str());
+      return 2;
+    }
   }
   if (!o.events.empty()) {
-    events.f = o.events == "-" ? stdout : fopen(o.events.c_str(), "w");
+    events.f = o.events == "-" ? stdout : out.events.open(&why);
     if (!events.f) {
-      fprintf(stderr, "otpu-rtl: cannot write %s\n", o.events.c_str());
+      fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
       return 2;
     }
     event_log_start(&events);
@@ -155,13 +179,13 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
   if (!o.code_cov.empty() && !top->has_coverage())
     return usage("--code-coverage: this build has no code coverage (otpu-rtl builds one with "
                  "--code-coverage)");
-  if (!o.code_cov.empty() && access(folder_of(o.code_cov).c_str(), W_OK)) {
-    fprintf(stderr, "otpu-rtl: --code-coverage %s: its folder cannot be written\n",
-            printable(o.code_cov).c_str());
+  // --fst: traced into a temporary file beside FILE, renamed into place when the run ended
+  std::string fst = o.fst.empty() ? "" : out.fst.begin(&why);  // (a woken snapshot sets both:
+  uint64_t fst_from = la.fst_from;                                // rtl_snapshot.h)
+  if (!o.fst.empty() && fst.empty()) {
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
     return 2;
   }
-  std::string fst = o.fst;  // (a woken snapshot sets both: rtl_snapshot.h)
-  uint64_t fst_from = la.fst_from;
   if (!fst.empty() && !top->open_wave(fst)) {
     fprintf(stderr, "otpu-rtl: this build has no waveform support (otpu-rtl builds one with "
                     "tracing when --fst is given)\n");
@@ -249,13 +273,22 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
   top->set_inputs(false, false, false);
   top->finish();
   if (replay) {  // the end of a woken snapshot: did it meet the run's divergence again?
-    otpu_ls_end(ls);
+    otpu_ls_end(ls, timeout);
     if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
     const otpu_divergence *d = otpu_check_first(chk);
     _exit(Snapshots::replay_status(d && d->cycle == replay_until));
   }
-  if (events.f && events.f != stdout) fclose(events.f);
-  if (!o.code_cov.empty() && !write_code_coverage(top, o.code_cov)) return 2;
+  // the files of the run, whole (the waveform closed by finish()), whatever its verdict
+  if (!o.fst.empty() && !out.fst.commit(&why)) {
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
+    return 2;
+  }
+  if (!o.fst.empty()) fst = o.fst;  // (the report names the file in place)
+  if (events.f && events.f != stdout && !out.events.commit(&why)) {
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
+    return 2;
+  }
+  if (!o.code_cov.empty() && !write_code_coverage(top, &out.code_cov)) return 2;
 
   bool any_error = final_state_print(fin, cycle, timeout, la.quiet);
   if (!o.dump_dir.empty()) {
@@ -263,7 +296,7 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
       if (!final_state_write(o.dump_dir, int(s), fin.slices[s])) return 2;
   }
   if (ls) {
-    otpu_ls_end(ls);  // (the halted slices are judged here: the dump holds their state)
+    otpu_ls_end(ls, timeout);  // (the halted slices are judged here: the dump holds their state)
     if (timeout && !otpu_check_count(chk)) {
       // every slice stopped, but the host's steps were not done: time ran out, no verdict
       std::string left;
@@ -271,7 +304,7 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
       printf("lockstep: TIMEOUT: no end within %" PRIu64 " cycles (--max-cycles)%s%s\n",
              o.max_cycles, left.empty() ? "" : "; ", left.c_str());
       otpu_ls_close(ls);
-      return with_coverage(o, 3);
+      return with_coverage(o, &out.coverage, 3);
     }
     if (!otpu_check_count(chk) || la.keep_going) otpu_check_host(chk, rtl_host());
     // the snapshot before the divergence traces its window while the report is written
@@ -287,13 +320,14 @@ int run_bundle(int argc, char **argv, RtlTopMaker make, RtlTop *prebuilt) {
       fprintf(stderr, "otpu-lockstep: the snapshot that was to trace the waveform ended "
                       "differently from the run: no waveform from it\n");
     }
-    return with_coverage(o, rc);
+    return with_coverage(o, &out.coverage, rc);
   }
   if (timeout) {
     printf("timeout: no halt within %" PRIu64 " cycles\n", o.max_cycles);
-    return with_coverage(o, 3);
+    return with_coverage(o, &out.coverage, 3);
   }
-  return with_coverage(o, host_verdict(rtl_host(), "otpu-rtl", nullptr) || any_error ? 1 : 0);
+  return with_coverage(o, &out.coverage,
+                       host_verdict(rtl_host(), "otpu-rtl", nullptr) || any_error ? 1 : 0);
 }
 
 }  // namespace

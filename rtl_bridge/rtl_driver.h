@@ -28,6 +28,10 @@
 // coverage points in Verilator's .dat format when the run ends (after the final blocks; also
 // after a divergence, a timeout or an error), whole or not at all (a temporary file renamed).
 // A build without coverage refuses it (exit 2) before the run.
+//
+// Every output (--dump, --fst, --events, --code-coverage, --coverage, --report) is checked
+// before the run (sim/output.h): a file is replaced whole, a device or a FIFO with its reader
+// (not for --fst) written as it is; a place that cannot be written is exit 2 at once.
 #ifndef OTPU_RTL_DRIVER_H
 #define OTPU_RTL_DRIVER_H
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cmdline.h"
 #include "dpi.h"
 #include "dpi_entry.h"
 #include "isa.h"
@@ -91,10 +92,14 @@ bool final_state_print(const FinalState &fs, uint64_t cycles, bool timeout, bool
 }
 
 bool final_state_write(const std::string &dir, int s, const SliceDump &d) {
-  std::string p = dir + "/final_" + std::to_string(s) + ".txt";
-  FILE *f = fopen(p.c_str(), "w");
+  std::string p = dir + "/final_" + std::to_string(s) + ".txt", why;
+  char err[1200];
+  OutFile out;  // (written whole, output.h)
+  FILE *f = nullptr;
+  if (otpu_out_make_dir(dir.c_str(), err, sizeof err)) why = std::string("--dump: ") + err;
+  else if ((why = out.check("--dump", p, 0)).empty()) f = out.open(&why);
   if (!f) {
-    fprintf(stderr, "otpu-rtl: cannot write %s\n", p.c_str());
+    fprintf(stderr, "otpu-rtl: %s\n", printable(why).c_str());
     return false;
   }
   otpu_final_state st{};
@@ -112,8 +117,9 @@ bool final_state_write(const std::string &dir, int s, const SliceDump &d) {
   st.act_bytes = d.act.size();
   st.ascale = d.ascale.data();
   st.ascale_words = d.ascale.size();
-  bool ok = otpu_final_write_state(f, &st) == 0;
-  return fclose(f) == 0 && ok;
+  if (otpu_final_write_state(f, &st) == 0 && out.commit(&why)) return true;
+  fprintf(stderr, "otpu-rtl: %s\n", printable(why.empty() ? "cannot write " + p : why).c_str());
+  return false;
 }
 
 int final_state_read(void *user, uint32_t s, otpu_rtl_state *out) {

@@ -38,7 +38,9 @@ Host *g_host = nullptr;
 
 Slice &at(void *dev, uint32_t s) { return static_cast<Host *>(dev)->sl[s]; }
 
-int dev_polling(void *d, uint32_t s) { return at(d, s).polling && !at(d, s).halted; }
+int dev_polling(void *d, uint32_t s) {
+  return at(d, s).polling && !at(d, s).halted && !at(d, s).error;
+}
 int dev_halted(void *d, uint32_t s) { return at(d, s).halted || at(d, s).error; }
 int dev_stopped(void *d, uint32_t s) {
   const Slice &x = at(d, s);
@@ -75,9 +77,13 @@ int dev_read(void *d, uint32_t s, uint64_t addr, uint32_t *w, size_t n) {
   return 0;
 }
 
-int dev_run(void *d, uint32_t s, const uint32_t *prog, size_t nwords, const uint32_t args[8], char *,
-        size_t) {
+int dev_run(void *d, uint32_t s, const uint32_t *prog, size_t nwords, const uint32_t args[8],
+            char *err, size_t errlen) {
   Slice &x = at(d, s);
+  if (x.error) {  // as in the model: an error is the end of the slice's runs
+    snprintf(err, errlen, "%s", OTPU_HOST_RUN_FAILED);
+    return -1;
+  }
   x.run = true;
   x.prog = prog;
   x.prog_words = nwords;
@@ -169,9 +175,7 @@ void rtl_host_close() {
 int rtl_host_advance(uint64_t cycle) {
   if (!g_host || !g_host->exec) return 0;
   g_host->cycle = cycle;
-  // a slice stopped with an error ends the run, as in the model: the host has done its part
-  for (const Slice &x : g_host->sl)
-    if (x.error) return 0;
+  // a slice stopped with an error counts as halted: the host goes on (docs/bundle.md)
   return otpu_host_advance(g_host->exec, &kDevice, g_host);
 }
 

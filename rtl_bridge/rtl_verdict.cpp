@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cmdline.h"
 #include "input.h"
 #include "outcome.h"
 #include "report.h"
@@ -26,7 +27,7 @@ int expectation_verdict(const otpu_bundle &b, const otpu_error *e, const char *c
         printf("lockstep: PASS (%s)\n", counts);
       } else {
         printf("lockstep: PASS with the expected %s error (%s), RTL and model agree: %s\n",
-               otpu_err_kind_name(e->kind), counts, e->msg);
+               otpu_err_kind_name(e->kind), counts, printable(e->msg).c_str());
       }
       return 0;
     case OTPU_OUTCOME_NO_ERROR:
@@ -37,13 +38,14 @@ int expectation_verdict(const otpu_bundle &b, const otpu_error *e, const char *c
     case OTPU_OUTCOME_ERROR:
       printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree on a %s error the bundle does "
              "not expect (expect=ok): the program is wrong, not the RTL: %s (%s)\n",
-             otpu_err_kind_name(e->kind), e->msg, counts);
+             otpu_err_kind_name(e->kind), printable(e->msg).c_str(), counts);
       break;
     case OTPU_OUTCOME_WRONG_KIND:
       printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree on a %s error, the bundle "
              "expects a %s error ('%s'): %s (%s)\n", otpu_err_kind_name(e->kind),
              otpu_err_kind_name(otpu_outcome_wanted(&b)),
-             otpu_escape(b.error, strlen(b.error), q, sizeof q), e->msg, counts);
+             otpu_escape(b.error, strlen(b.error), q, sizeof q), printable(e->msg).c_str(),
+             counts);
       break;
   }
   return kExitExpectation;
@@ -67,7 +69,7 @@ int agreed_verdict(otpu_ls *ls, const otpu_bundle &b, uint64_t cycles) {
   std::string host_why;
   if (host_verdict(otpu_machine_host(model), "otpu-lockstep", &host_why)) {
     printf("lockstep: UNEXPECTED OUTCOME: RTL and model agree, but the host's steps fail: %s "
-           "(%s)\n", host_why.c_str(), counts);
+           "(%s)\n", printable(host_why).c_str(), counts);
     return kExitExpectation;
   }
   // slices fail one by one (slice-errors mode): the run's error is the first, or the first
@@ -94,7 +96,7 @@ bool host_verdict(const otpu_host *h, const char *tool, std::string *why) {
     return false;
   }
   if (why) *why = msg;
-  else fprintf(stderr, "%s: host: %s\n", tool, msg);
+  else otpu_print_quoting(stderr, tool, ": host: %s", msg);
   return true;
 }
 
@@ -105,7 +107,7 @@ int lockstep_verdict(otpu_ls *ls, const otpu_bundle &b, const LockstepArgs &la,
   const otpu_divergence *d = otpu_check_first(c);
   if (const char *bad = otpu_ls_bad_call(ls))
       fprintf(stderr, "otpu-lockstep: adapter error (the event stream broke the protocol): %s\n",
-              bad);
+              printable(bad).c_str());
   if (!d) return agreed_verdict(ls, b, cycles);
   otpu_report_info info{};
   info.bundle = bundle.c_str();
@@ -117,19 +119,20 @@ int lockstep_verdict(otpu_ls *ls, const otpu_bundle &b, const LockstepArgs &la,
     info.wave_to = cycles;
     info.wave_marker = marker;
   }
-  if (!la.report.empty()) {
+  if (!la.report.empty()) {  // (each file whole: output.h)
     mkdir(la.report.c_str(), 0777);
-    std::string t = la.report + "/divergence.txt", j = la.report + "/divergence.json";
-    FILE *f = fopen(t.c_str(), "w"), *g = fopen(j.c_str(), "w");
-    if (f) otpu_report_text(f, d, &info), fclose(f);
-    if (g) otpu_report_json(g, d, &info), fclose(g);
-    if (!f || !g)
-        fprintf(stderr, "otpu-lockstep: cannot write the report into %s\n", la.report.c_str());
+    OutFile t, j;
+    std::string why = t.check("--report", la.report + "/divergence.txt", 0);
+    if (why.empty()) why = j.check("--report", la.report + "/divergence.json", 0);
+    FILE *f = why.empty() ? t.open(&why) : nullptr, *g = f ? j.open(&why) : nullptr;
+    if (g) otpu_report_text(f, d, &info), otpu_report_json(g, d, &info);
+    if (!g || !t.commit(&why) || !j.commit(&why))
+      fprintf(stderr, "otpu-lockstep: cannot write the report: %s\n", printable(why).c_str());
   }
   if (la.quiet) return d->kind == OTPU_DIV_HANG ? 3 : 1;
   otpu_report_text(stdout, d, &info);
   printf("lockstep: DIVERGENCE %s at slice %u cycle %" PRIu64 " (%" PRIu64 " counted)%s%s\n",
          otpu_div_kind_name(d->kind), d->slice, d->cycle, otpu_check_count(c),
-         la.report.empty() ? "" : "; report: ", la.report.empty() ? "" : la.report.c_str());
+         la.report.empty() ? "" : "; report: ", printable(la.report).c_str());
   return d->kind == OTPU_DIV_HANG ? 3 : 1;
 }

@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 
+#include "cmdline.h"
 #include "json_input.h"
 
 #include <climits>
@@ -68,6 +69,10 @@ bool write_wave_view(const std::string &report, std::string *why) {
   std::string fst_path = fst ? fst : "", kind_s = kind ? kind : "?", unit_s = unit ? unit : "";
   json_decref(root);
   if (fst_path.empty()) return *why = "divergence.json names no waveform", false;
+  // (the save file names the files as they are: a control byte in a name, which GTKWave's
+  // line format cannot hold and a person reading it must not get raw, leaves no save file)
+  if (has_control(fst_path + report + kind_s + unit_s))
+    return *why = "a control byte in the name of the report or its waveform", false;
   std::vector<std::string> sigs;
   if (!fst_signals(fst_path, &sigs, why)) return false;
   char abs[4096];  // (GTKWave opens a relative dumpfile from its own working folder)

@@ -19,6 +19,7 @@
 #include "bundle.h"
 #include "input.h"
 #include "oracle.h"
+#include "output.h"
 #include "passes.h"
 #include "proc.h"
 
@@ -38,8 +39,10 @@ static const char usage[] =
     "                      bundle's plusargs.txt\n"
     "  --lockstep PATH     the default command's otpu-lockstep (default: $OTPU_LOCKSTEP, else\n"
     "                      ../rtl_bridge/otpu-lockstep beside this tool)\n"
-    "  --out DIR           the reduced bundle, with shrink.txt (default: BUNDLE.shrunk)\n"
-    "  --max-tries N       stop after N candidates (default: none)\n"
+    "  --out DIR           the reduced bundle, with shrink.txt (default: BUNDLE.shrunk): a new\n"
+    "                      folder or an earlier output, replaced whole; checked before any\n"
+    "                      run (its folder must exist and be writable)\n"
+    "  --max-tries N       stop after N candidates, N from 1 (default: no limit)\n"
     "  --timeout S         seconds the command may take on a candidate; past it the run is\n"
     "                      killed and counts as another failure (default: ten times the\n"
     "                      original's run, plus 60)\n"
@@ -78,8 +81,9 @@ static int parse(int argc, char **argv, options *o)
         else
             return bad("one bundle only: '%s' is a second", a);
     }
-    if (tries && otpu_parse_number(tries, strlen(tries), &o->max_tries))
-        return bad("--max-tries: '%s' is not a number (decimal, or hex with 0x)", tries);
+    if (tries && (otpu_parse_number(tries, strlen(tries), &o->max_tries) || !o->max_tries))
+        return bad("--max-tries: '%s' is not a count of candidates from 1 (decimal, or hex "
+                   "with 0x; without --max-tries: no limit)", tries);
     if (timeout && (otpu_parse_number(timeout, strlen(timeout), &o->timeout) || !o->timeout ||
                     o->timeout > 1000000))
         return bad("--timeout: '%s' is not a count of seconds from 1 to 1000000", timeout);
@@ -116,11 +120,14 @@ static int find_lockstep(const options *o, char *path, size_t n)
     return 0;
 }
 
-/* The output folder must be new or an earlier otpu-shrink output (with shrink.txt). */
+/* The output folder, before any run: new, or an earlier otpu-shrink output (with
+ * shrink.txt), replaced whole in a folder that can be written (output.h). */
 static int check_out(const char *dir)
 {
-    char path[4400];
+    char path[4400], err[1200];
     snprintf(path, sizeof path, "%s/shrink.txt", dir);
+    if (otpu_out_check_dir(dir, OTPU_OUT_REPLACED, err, sizeof err))
+        return bad("--out: %s", err);
     if (otpu_input_exists(dir) && !otpu_input_exists(path))
         return bad("%s exists and is not an earlier otpu-shrink output (give --out DIR)", dir);
     return 0;
@@ -151,21 +158,28 @@ static void remove_tmp(const char *tmp)
     remove(tmp);
 }
 
+/* s as printable text (otpu_escape): what a person reads quotes input only so */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+    return otpu_escape(s, strlen(s), buf, n);
+}
+
 /* shrink.txt: how the bundle was reduced (written with it) */
 static void note_text(char *t, size_t n, const shrink_oracle *o, const otpu_bundle *b,
                       const char *plus0, size_t before, const options *opt, int minimal,
                       uint32_t S0, size_t d0)
 {
     shrink_oracle_counts c = shrink_oracle_counts_get(o);
-    char q[300];
+    char q[300], q2[300];
     size_t k = 0;
 #define PUT(...) (k += k < n ? (size_t)snprintf(t + k, n - k, __VA_ARGS__) : 0)
-    PUT("reduced by otpu-shrink from %s\n",
-        otpu_escape(opt->bundle, strlen(opt->bundle), q, sizeof q));
-    PUT("command: %s\n", shrink_oracle_command(o));
+    PUT("reduced by otpu-shrink from %s\n", shown(opt->bundle, q, sizeof q));
+    PUT("command: %s\n", shown(shrink_oracle_command(o), q, sizeof q));
     if (!opt->cmd)
-        PUT("plusargs: %s -> %s\n", plus0[0] ? plus0 : "none", b->plusargs[0] ? b->plusargs : "none");
-    PUT("failure: %s (run again on this bundle: the same)\n", shrink_oracle_signature(o));
+        PUT("plusargs: %s -> %s\n", plus0[0] ? shown(plus0, q, sizeof q) : "none",
+            b->plusargs[0] ? shown(b->plusargs, q2, sizeof q2) : "none");
+    PUT("failure: %s (run again on this bundle: the same)\n",
+        shown(shrink_oracle_signature(o), q, sizeof q));
     PUT("instructions: %zu -> %zu\n", before, shrink_instr_count(b));
     PUT("slices: %u -> %u\n", S0, b->cfg.S);
     PUT("non-zero DRAM bytes: %zu -> %zu\n", d0, shrink_dram_bytes(b));
@@ -229,7 +243,7 @@ int main(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    fprintf(stderr, "otpu-shrink: the failure to keep: %s\n", shrink_oracle_signature(o));
+    otpu_print_line(stderr, "otpu-shrink: the failure to keep: ", shrink_oracle_signature(o));
     size_t before = shrink_instr_count(&b), d0 = shrink_dram_bytes(&b);
     uint32_t S0 = b.cfg.S;
     char plus0[sizeof b.plusargs];
@@ -258,9 +272,11 @@ int main(int argc, char **argv)
         goto done;
     }
     if (!same) {
-        fprintf(stderr, "otpu-shrink: the reduced bundle fails otherwise when run again (%s, "
-                "not %s): a failure that does not repeat; nothing is kept\n", again,
-                shrink_oracle_signature(o));
+        char line[1400];
+        snprintf(line, sizeof line, "the reduced bundle fails otherwise when run again (%s, not "
+                 "%s): a failure that does not repeat; nothing is kept", again,
+                 shrink_oracle_signature(o));
+        otpu_print_line(stderr, "otpu-shrink: ", line);
         rc = 1;
         goto done;
     }

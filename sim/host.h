@@ -64,6 +64,11 @@ char *otpu_host_step_text(const otpu_host_step *st, char *out, size_t len);
 
 /* ---- the executor ---------------------------------------------------------------------- */
 
+/* What a device's run answers for a slice that cannot run again (the model and the RTL say
+ * the same): it stopped with its own error; the machine stopped at another slice's. */
+#define OTPU_HOST_RUN_FAILED "the slice stopped with an error: it does not run again"
+#define OTPU_HOST_RUN_STOPPED "the machine stopped at an error: no slice runs again"
+
 /* The machine the steps act on: the model, or the RTL through its driver. */
 typedef struct {
     int (*polling)(void *dev, uint32_t s);   /* stalled on a WAITW whose word does not hold */

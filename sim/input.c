@@ -27,7 +27,7 @@ int otpu_fail_msg(char *err, size_t n, const char *fmt, ...)
     return -1;
 }
 
-static const char *file_type(mode_t m)
+const char *otpu_file_type(unsigned m)
 {
     if (S_ISDIR(m))
         return "a directory";
@@ -39,6 +39,10 @@ static const char *file_type(mode_t m)
         return "a block device";
     if (S_ISSOCK(m))
         return "a socket";
+    if (S_ISLNK(m))
+        return "a symbolic link";
+    if (S_ISREG(m))
+        return "a regular file";
     return "not a regular file";
 }
 
@@ -52,7 +56,7 @@ static int open_regular(const char *path, off_t *size, char *err, size_t errlen)
         return otpu_fail_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return otpu_fail_msg(err, errlen, "%s: is %s, not a regular file", path,
-                             file_type(st.st_mode));
+                             otpu_file_type(st.st_mode));
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return otpu_fail_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -203,6 +207,38 @@ char *otpu_shell_quote(const char *s, char *out, size_t outlen)
     PUTC('\'');
 #undef PUTC
     out[o] = 0;
+    return out;
+}
+
+char *otpu_shell_word(const char *s, char *out, size_t outlen)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p >= 0x20 && *p < 0x7F)
+        p++;
+    if (!*p)
+        return otpu_shell_quote(s, out, outlen);
+    size_t o = 0;
+#define PUTS(str)                                                                               \
+    do {                                                                                        \
+        size_t k_ = strlen(str);                                                                \
+        if (o + k_ >= outlen)                                                                   \
+            return NULL;                                                                        \
+        memcpy(out + o, str, k_ + 1);                                                           \
+        o += k_;                                                                                \
+    } while (0)
+    PUTS("$'");
+    for (p = (const unsigned char *)s; *p; p++) {
+        char piece[8];
+        if (*p == '\'' || *p == '\\')
+            snprintf(piece, sizeof piece, "\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7F)
+            snprintf(piece, sizeof piece, "\\x%02x", *p);
+        else
+            snprintf(piece, sizeof piece, "%c", *p);
+        PUTS(piece);
+    }
+    PUTS("'");
+#undef PUTS
     return out;
 }
 

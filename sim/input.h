@@ -39,6 +39,11 @@ int otpu_fail_msg(char *err, size_t n, const char *fmt, ...) __attribute__((form
  * leading zeros, or hex with 0x, below 2^64. 0, or -1. */
 int otpu_parse_number(const char *s, size_t n, uint64_t *v);
 
+/* What a file of mode m (st_mode) is, for messages: "a directory", "a FIFO", "a character
+ * device", "a block device", "a socket", "a symbolic link", "a regular file", else "not a regular
+ * file". */
+const char *otpu_file_type(unsigned m);
+
 /* 1 if something exists at path (lstat: a broken link exists), else 0. */
 int otpu_input_exists(const char *path);
 
@@ -60,6 +65,12 @@ void otpu_print_quoting(FILE *f, const char *prefix, const char *fmt, const char
  * it does not fit outlen, or when s holds a control byte (a newline in a one-line record, an
  * escape sequence in a terminal: such a name is refused where a command line is written). */
 char *otpu_shell_quote(const char *s, char *out, size_t outlen);
+
+/* s as one word of a shell command a person copies (a repro line): otpu_shell_quote's, or,
+ * when s holds a byte outside printable ASCII (a control byte, non-ASCII), bash's $'...'
+ * quoting with \xNN for each such byte (\' and \\ for ' and \): printable ASCII either way,
+ * which bash, zsh and ksh read back as the same bytes. NULL when it does not fit outlen. */
+char *otpu_shell_word(const char *s, char *out, size_t outlen);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@ struct otpu_machine {
     otpu_host *script;          /* host.txt's executor (otpu_machine_set_host_script) */
     int host_begun;             /* its steps before the first wait have run */
     uint64_t host_rounds;       /* the model's clock for host steps */
+    uint64_t poll_rounds;       /* rounds of WAITW polls (host_round) */
     uint64_t steps, chains;
     otpu_error err;
     int failed;                 /* an error stopped the machine: it stays stopped (sticky) */
@@ -212,8 +213,9 @@ void otpu_machine_set_host(otpu_machine *m, otpu_host_fn fn, void *user)
 
 static int dev_polling(void *d, uint32_t s)
 {
-    const otpu_slice *sl = &((otpu_machine *)d)->sl[s];
-    return !sl->halted && !sl->failed && sl->polling;
+    const otpu_machine *m = d;
+    const otpu_slice *sl = &m->sl[s];
+    return !m->failed && !sl->halted && !sl->failed && sl->polling; /* a stopped machine: none */
 }
 
 /* (a slice stopped with its own error counts as halted: docs/bundle.md) */
@@ -261,6 +263,9 @@ static int dev_run(void *d, uint32_t s, const uint32_t *prog, size_t nwords,
 {
     otpu_machine *m = d;
     otpu_slice *sl = &m->sl[s];
+    if (sl->failed || m->failed) /* as the RTL: an error is the end of the slice's runs */
+        return snprintf(err, errlen, "%s", sl->failed ? OTPU_HOST_RUN_FAILED : OTPU_HOST_RUN_STOPPED),
+               -1;
     if (prog && decode_program(sl, prog, nwords / 8))
         return snprintf(err, errlen, "out of memory for the program"), -1;
     memcpy(sl->args, args, sizeof sl->args);
@@ -276,6 +281,18 @@ static int script_host(otpu_machine *m, void *user)
     (void)user;
     m->host_rounds++;
     return otpu_host_advance(m->script, &model_device, m) > 0;
+}
+
+/* The machine stopped at an error: the host goes on with its steps as far as a stopped machine
+ * lets it (docs/bundle.md: an await of a slice that stopped is over, DRAM is written and read,
+ * nothing polls or runs again), as the RTL's driver does after its run. Each round completes a
+ * step or ends it: a cycles step passes in one (dev_now), a polls step at once. */
+static void host_finish(otpu_machine *m)
+{
+    if (!m->script)
+        return;
+    while (otpu_host_advance(m->script, &model_device, m) > 0)
+        m->host_rounds++;
 }
 
 /* The host's steps before its first wait run before any instruction (docs/bundle.md), as the
@@ -363,11 +380,13 @@ static void retire(otpu_machine *m, otpu_slice *s, int faulted)
     s->nlog = 0;
 }
 
+static void host_finish(otpu_machine *m);
+
 static int raise(otpu_machine *m, otpu_slice *s)
 {
     m->failed = !m->slice_errors;
+    s->failed = 1;
     if (m->slice_errors) {
-        s->failed = 1;
         m->slice_err[s->sid] = m->err;
         if (m->first_err.kind == OTPU_ERR_NONE)
             m->first_err = m->err;
@@ -375,6 +394,8 @@ static int raise(otpu_machine *m, otpu_slice *s)
     retire(m, s, 1);
     if (m->has_listener && m->listener.on_error)
         m->listener.on_error(m->listener.user, s->sid, &m->err);
+    if (m->failed)
+        host_finish(m);
     return -1;
 }
 
@@ -586,6 +607,7 @@ static int host_round(otpu_machine *m)
     }
     int more = m->host(m, m->host_user) > 0;
     int progressed = 0;
+    m->poll_rounds++;
     for (uint32_t s = 0; s < m->cfg.S; s++) {
         otpu_slice *sl = &m->sl[s];
         if (!otpu_slice_live(sl) || !sl->polling)
@@ -638,6 +660,26 @@ int otpu_machine_settle(otpu_machine *m)
     return raise(m, &m->sl[0]);
 }
 
+int otpu_machine_settle_counted(otpu_machine *m, uint64_t *steps, uint64_t max_steps)
+{
+    uint64_t before = m->poll_rounds;
+    int r = otpu_machine_settle(m);
+    *steps += m->poll_rounds - before;
+    if (r < 0 || !max_steps || *steps <= max_steps)
+        return r;
+    otpu_slice *at = &m->sl[0];
+    for (uint32_t s = 0; s < m->cfg.S; s++)
+        if (otpu_slice_live(&m->sl[s]) && m->sl[s].polling) {
+            at = &m->sl[s];
+            break;
+        }
+    otpu_fail(at, OTPU_ERR_STEP_LIMIT, "step limit exceeded (%llu steps, WAITW polls counted)",
+              (unsigned long long)max_steps);
+    if (m->has_listener && m->listener.on_error)
+        m->listener.on_error(m->listener.user, at->sid, &m->err);
+    return -1;
+}
+
 int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
 {
     uint32_t S = m->cfg.S;
@@ -665,8 +707,8 @@ int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget)
                     return 1;
             }
         }
-        int r = otpu_machine_settle(m);
-        if (r < 0 && !m->slice_errors)
+        int r = otpu_machine_settle_counted(m, &m->steps, max_steps);
+        if (r < 0 && (!m->slice_errors || m->err.kind == OTPU_ERR_STEP_LIMIT))
             return -1;
         if (r == 0) /* every slice halted (or, slice-errors mode, stopped with its error) */
             return m->first_err.kind != OTPU_ERR_NONE ? -1 : 0;

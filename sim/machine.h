@@ -124,12 +124,14 @@ const otpu_error *otpu_machine_slice_error(const otpu_machine *m, uint32_t s);
 void otpu_machine_clear_error(otpu_machine *m);
 
 /* Run until every slice halts (0) or an error (-1). max_steps 0: no limit; otherwise more
- * than max_steps executed instructions is the reference's "step limit exceeded". */
+ * than max_steps executed instructions is the reference's "step limit exceeded" (a round of
+ * WAITW polls counts as one: otpu_machine_settle_counted). */
 int otpu_machine_run(otpu_machine *m, uint64_t max_steps);
 /* The same run in pieces (for progress output): after about `budget` more instructions it
  * returns 1 with work left; call again to go on. max_steps counts from the machine's start. */
 int otpu_machine_run_some(otpu_machine *m, uint64_t max_steps, uint64_t budget);
-uint64_t otpu_machine_steps(const otpu_machine *m);   /* instructions executed so far */
+uint64_t otpu_machine_steps(const otpu_machine *m);   /* instructions executed (and rounds of
+                                                       * WAITW polls) so far */
 const otpu_error *otpu_machine_error(const otpu_machine *m);
 
 /* Stepping one slice at a time (what a lockstep checker does). otpu_machine_step executes
@@ -140,6 +142,11 @@ const otpu_error *otpu_machine_error(const otpu_machine *m);
  * (a slice can still run, or every slice halted), -1 error (deadlock, WAITW timeout, ...). */
 int otpu_machine_step(otpu_machine *m, uint32_t s);
 int otpu_machine_settle(otpu_machine *m);
+/* otpu_machine_settle for a loop that counts steps: a round of WAITW polls is a step too (the
+ * WAITW read again), so that a host's `polls` cannot go on past a step limit: *steps grows by
+ * the rounds polled; more than max_steps (0: none) is the step-limit error (-1), raised on the
+ * polling slice. Otherwise settle's result. */
+int otpu_machine_settle_counted(otpu_machine *m, uint64_t *steps, uint64_t max_steps);
 
 uint32_t otpu_machine_slices(const otpu_machine *m);
 otpu_slice_view otpu_machine_view(const otpu_machine *m, uint32_t s);

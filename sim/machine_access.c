@@ -170,7 +170,7 @@ int otpu_machine_run_to(otpu_machine *m, uint32_t target, uint32_t pc, uint64_t 
                                      (unsigned long long)max_steps, pc, target);
             }
         }
-        int r = otpu_machine_settle(m);
+        int r = otpu_machine_settle_counted(m, &steps, max_steps);
         if (r < 0)
             return -1;
         if (r == 0)

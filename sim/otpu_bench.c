@@ -184,7 +184,7 @@ static int paths_table(double bw)
     int rc = 0;
     for (const char *const *p = otpu_dot_paths(); *p; p++) {
         if (otpu_dot_select(*p, err, sizeof err))
-            return fprintf(stderr, "otpu-bench: %s\n", err), 1;
+            return otpu_print_line(stderr, "otpu-bench: ", err), 1;
         double mm = synthetic_mm(), k8 = kernel_rate(8, 1024, 512, 16),
                k1 = kernel_rate(1, 1024, 65536, 1);
         rc |= mm == 0;
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
         otpu_bundle b;
         char err[1024];
         if (otpu_bundle_read(argv[i], &b, err, sizeof err)) {
-            fprintf(stderr, "otpu-bench: %s\n", err);
+            otpu_print_line(stderr, "otpu-bench: ", err);
             return 2;
         }
         double best = 1e30;
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
             otpu_error e;
             otpu_machine *m = otpu_bundle_machine(&b, &e);
             if (!m) {
-                fprintf(stderr, "otpu-bench: %s\n", e.msg);
+                otpu_print_line(stderr, "otpu-bench: ", e.msg);
                 return 2;
             }
             otpu_listener l = {macs, count_macs, NULL, NULL};
@@ -245,7 +245,9 @@ int main(int argc, char **argv)
             int failed = otpu_machine_run(m, 0);
             double dt = now() - t0;
             if (failed) {
-                fprintf(stderr, "otpu-bench: %s: %s\n", argv[i], otpu_machine_error(m)->msg);
+                char line[1400];
+                snprintf(line, sizeof line, "%s: %s", argv[i], otpu_machine_error(m)->msg);
+                otpu_print_line(stderr, "otpu-bench: ", line);
                 ok = 0;
             }
             if (r < repeat && dt < best)
@@ -259,8 +261,10 @@ int main(int argc, char **argv)
             otpu_machine_free(m);
         }
         uint64_t D = b.cfg.D;
-        const char *name =
+        const char *base =
             strrchr(argv[i], '/') && strrchr(argv[i], '/')[1] ? strrchr(argv[i], '/') + 1 : argv[i];
+        char name[256]; /* (a folder name: input) */
+        otpu_escape(base, strlen(base), name, sizeof name);
         char macs_s[32] = "-", wbytes_s[32] = "-", bound_s[32] = "-";
         double wbytes = (double)(macs[1] * D / 2);
         if (macs[0])

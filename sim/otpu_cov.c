@@ -9,6 +9,7 @@
 
 #include "coverage.h"
 #include "input.h"
+#include "output.h"
 
 static const char usage[] =
     "usage: otpu-cov merge FILE... -o OUT\n"
@@ -20,6 +21,8 @@ static const char usage[] =
     "        unreachable only if it is on every Config)\n"
     "report  the percentage of hit bins per group and overall (of the bins reachable on the\n"
     "        file's Configs), every bin never hit, the unreachable bins with their reasons\n"
+    "OUT is replaced whole (written beside it, then renamed); a device or a FIFO (with its\n"
+    "reader) is written as it is; anything else is refused before the files are read.\n"
     "exit status: 0 done, 2 bad input (no file, a file that is not a coverage file of this\n"
     "             model version, an unwritable OUT)\n";
 
@@ -54,7 +57,10 @@ static int cmd_merge(int argc, char **argv)
         return bad("merge: -o OUT is needed (see --help)");
     if (!nfiles)
         return bad("merge: no coverage files given (see --help)");
-    char err[512];
+    char err[1200];
+    otpu_out o; /* checked before the files are read (output.h) */
+    if (otpu_out_check(&o, out, OTPU_OUT_STREAM, err, sizeof err))
+        return bad("merge: -o %s", err);
     otpu_coverage *sum = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "-o")) {
@@ -65,6 +71,7 @@ static int cmd_merge(int argc, char **argv)
         if (!c || (sum && otpu_coverage_merge(sum, c, err, sizeof err))) {
             otpu_coverage_free(c);
             otpu_coverage_free(sum);
+            otpu_out_discard(&o);
             return bad("%s", err);
         }
         if (!sum)
@@ -72,7 +79,12 @@ static int cmd_merge(int argc, char **argv)
         else
             otpu_coverage_free(c);
     }
-    int rc = otpu_coverage_write_json(sum, out, err, sizeof err) ? bad("%s", err) : 0;
+    const char *path = otpu_out_begin(&o, err, sizeof err);
+    int rc = !path || otpu_coverage_write_json(sum, path, err, sizeof err) ||
+                     otpu_out_commit(&o, err, sizeof err)
+                 ? bad("merge: -o %s", err)
+                 : 0;
+    otpu_out_discard(&o);
     otpu_coverage_free(sum);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include "golden.h"
 #include "input.h"
 #include "machine.h"
+#include "output.h"
 #include "trace.h"
 
 #define DEFAULT_MAX_STEPS 10000000ull /* the reference's Machine.run default */
@@ -49,6 +50,10 @@ static const char usage[] =
     "        error must come from the same instruction and be of the same kind\n"
     "disasm  print a program, one instruction per line; with --rev, an instruction the\n"
     "        revision lacks is marked\n"
+    "\n"
+    "Outputs are checked before the run (exit 2 when one cannot be written): a FILE is replaced\n"
+    "whole (written beside it, then renamed), a device (/dev/null) or a FIFO with its reader is\n"
+    "written as it is; --dump DIR is a folder, or one that can be made (docs/exit-status.md).\n"
     "\n"
     "--rev NAME  the ISA revision (docs/bundle.md; `current` is the default of a bundle without\n"
     "        REV=): a bundle without REV= runs under it, one whose REV= names another revision\n"
@@ -171,39 +176,118 @@ static void trace_name(char *out, size_t n, const char *file, uint32_t s, uint32
         snprintf(out, n, "%.*s_%u%s", (int)(dot - file), file, s, dot);
 }
 
-static int write_file(const char *dir, const char *name, uint32_t s, const void *p, size_t len)
+/* The files --dump writes into its folder, per slice (fmt: a %u for the slice) */
+static const char *const dump_files[] = {"final_%u.txt", "tmem_%u.bin", "dram_%u.bin",
+                                         "act_%u.bin", "ascale_%u.bin"};
+enum { NDUMP = sizeof dump_files / sizeof dump_files[0] };
+
+static void dump_name(char *out, size_t n, const char *dir, size_t k, uint32_t s)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s_%u.bin", dir, name, s);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(p, 1, len, f) != len) {
-        if (f)
-            fclose(f);
+    char name[64];
+    snprintf(name, sizeof name, dump_files[k], s);
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+/* The run's outputs, checked before it (output.h): a place that cannot be written is bad input
+ * before any instruction runs. */
+typedef struct {
+    otpu_out *trace;   /* [S] (NULL: no --trace, or standard output) */
+    otpu_out cov;
+    int have_cov;
+} outputs;
+
+static void outputs_discard(outputs *w, uint32_t S)
+{
+    for (uint32_t s = 0; w->trace && s < S; s++)
+        otpu_out_discard(&w->trace[s]);
+    free(w->trace);
+    w->trace = NULL;
+    if (w->have_cov)
+        otpu_out_discard(&w->cov);
+    w->have_cov = 0;
+}
+
+/* 0, or 2 after one line (everything checked so far discarded) */
+static int outputs_check(outputs *w, const options *o, uint32_t S)
+{
+    char err[1200], name[4200];
+    struct stat st;
+    memset(w, 0, sizeof *w);
+    /* one file per slice is named after FILE, which must then name a file */
+    if (o->trace && S > 1 && !stat(o->trace, &st) && !S_ISREG(st.st_mode))
+        return bad("--trace %s: with several slices the trace is one file per slice named "
+                   "after FILE (FILE_0, ...): FILE must name a file", o->trace);
+    if (o->trace && (S > 1 || strcmp(o->trace, "-"))) {
+        w->trace = calloc(S, sizeof *w->trace);
+        if (!w->trace)
+            return bad_msg("out of memory");
+        for (uint32_t s = 0; s < S; s++)
+            w->trace[s].fd = -1;
+        for (uint32_t s = 0; s < S; s++) {
+            trace_name(name, sizeof name, o->trace, s, S);
+            if (otpu_out_check(&w->trace[s], name, OTPU_OUT_STREAM, err, sizeof err)) {
+                outputs_discard(w, S);
+                return bad("--trace: %s", err);
+            }
+        }
+    }
+    int rc = o->dump && otpu_out_check_dir(o->dump, 0, err, sizeof err) ? bad("--dump: %s", err)
+                                                                          : 0;
+    for (uint32_t s = 0; o->dump && !rc && s < S && !stat(o->dump, &st); s++)
+        for (size_t k = 0; k < NDUMP && !rc; k++) {
+            dump_name(name, sizeof name, o->dump, k, s);
+            if (otpu_out_check_only(name, 0, err, sizeof err))
+                rc = bad("--dump: %s", err);
+        }
+    if (!rc && o->coverage) {
+        if (otpu_out_check(&w->cov, o->coverage, OTPU_OUT_STREAM, err, sizeof err))
+            rc = bad("--coverage: %s", err);
+        w->have_cov = !rc;
+    }
+    if (rc)
+        outputs_discard(w, S);
+    return rc;
+}
+
+/* One file of --dump (dump_files[k]), written whole (output.h): final_<s>.txt (k 0) in the
+ * golden format, the others the len bytes at p */
+static int dump_file(const char *dir, size_t k, const otpu_machine *m, uint32_t s,
+                     const void *p, size_t len)
+{
+    char path[4200], err[1200];
+    dump_name(path, sizeof path, dir, k, s);
+    otpu_out out;
+    FILE *f = NULL;
+    if (otpu_out_check(&out, path, 0, err, sizeof err) ||
+        !(f = otpu_out_open(&out, err, sizeof err))) {
+        otpu_out_discard(&out);
+        return bad("--dump: %s", err);
+    }
+    int bad_write = k == 0 ? otpu_final_write(f, m, s) != 0 : fwrite(p, 1, len, f) != len;
+    if (bad_write) {
+        otpu_out_discard(&out);
         return bad("cannot write %s", path);
     }
-    return fclose(f) ? bad("cannot write %s", path) : 0;
+    return otpu_out_commit(&out, err, sizeof err) ? bad("--dump: %s", err) : 0;
 }
 
 static int dump(const char *dir, const otpu_machine *m)
 {
-    if (mkdir(dir, 0777) && errno != EEXIST)
-        return bad("cannot create %s", dir);
+    char err[1200];
+    if (otpu_out_make_dir(dir, err, sizeof err))
+        return bad("--dump: %s", err);
     const otpu_config *c = otpu_machine_config(m);
     uint64_t rows = otpu_config_act_rows(c);
     for (uint32_t s = 0; s < c->S; s++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/final_%u.txt", dir, s);
-        FILE *f = fopen(path, "w");
-        if (!f || otpu_final_write(f, m, s) || fclose(f))
-            return bad("cannot write %s", path);
         otpu_slice_view v = otpu_machine_view(m, s);
         uint64_t len = c->DRAM_BYTES;
         while (len && !v.dram[len - 1])
             len--;
-        if (write_file(dir, "tmem", s, v.tmem, c->TMEM_WORDS * 4) ||
-            write_file(dir, "dram", s, v.dram, len) ||
-            write_file(dir, "act", s, v.act, rows * c->ACT_BLOCKS * c->D) ||
-            write_file(dir, "ascale", s, v.ascale, rows * c->ACT_BLOCKS * 4))
+        if (dump_file(dir, 0, m, s, NULL, 0) ||
+            dump_file(dir, 1, m, s, v.tmem, c->TMEM_WORDS * 4) ||
+            dump_file(dir, 2, m, s, v.dram, len) ||
+            dump_file(dir, 3, m, s, v.act, rows * c->ACT_BLOCKS * c->D) ||
+            dump_file(dir, 4, m, s, v.ascale, rows * c->ACT_BLOCKS * 4))
             return 2;
     }
     return 0;
@@ -228,11 +312,23 @@ static int host_verdict(const otpu_machine *m)
     otpu_host_records(h, &n);
     char msg[600];
     if (otpu_host_verdict(h, msg, sizeof msg)) {
-        fprintf(stderr, "otpu-sim: host: %s\n", msg);
+        otpu_print_line(stderr, "otpu-sim: host: ", msg);
         return 1;
     }
     printf("host: %zu steps done\n", n);
     return 0;
+}
+
+/* --coverage's file, written whole (or in place) */
+static int write_coverage(const otpu_coverage *cov, otpu_out *out)
+{
+    char err[1200];
+    const char *path = otpu_out_begin(out, err, sizeof err);
+    if (!path || otpu_coverage_write_json(cov, path, err, sizeof err)) {
+        otpu_out_discard(out);
+        return bad("--coverage: %s", err);
+    }
+    return otpu_out_commit(out, err, sizeof err) ? bad("--coverage: %s", err) : 0;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -241,31 +337,35 @@ static int cmd_run(int argc, char **argv)
     if (parse(argc, argv, &o, 1))
         return 2;
     otpu_bundle b;
-    char err[1024];
+    char err[1200];
     if (otpu_bundle_read_lazy(o.bundle, &b, err, sizeof err)) /* images straight into DRAM */
         return bad_msg(err);
     if (otpu_bundle_set_rev(&b, o.bundle, o.rev, err, sizeof err)) {
         otpu_bundle_free(&b);
         return bad_msg(err);
     }
+    uint32_t S = b.cfg.S;
+    outputs w;
+    if (outputs_check(&w, &o, S)) {
+        otpu_bundle_free(&b);
+        return 2;
+    }
     otpu_error e;
     otpu_machine *m = otpu_bundle_machine(&b, &e);
     if (!m) {
+        outputs_discard(&w, S);
         otpu_bundle_free(&b);
         return bad_msg(e.msg);
     }
-    uint32_t S = b.cfg.S;
     FILE **files = calloc(S, sizeof *files);
     otpu_tracer *t = NULL;
     otpu_coverage *cov = NULL;
-    int rc = 0;
+    int rc = files ? 0 : bad_msg("out of memory");
     if (o.trace) {
         for (uint32_t s = 0; s < S && !rc; s++) {
-            char name[4096];
-            trace_name(name, sizeof name, o.trace, s, S);
-            files[s] = strcmp(name, "-") ? fopen(name, "w") : stdout;
+            files[s] = w.trace ? otpu_out_open(&w.trace[s], err, sizeof err) : stdout;
             if (!files[s])
-                rc = bad("cannot write %s", name);
+                rc = bad("--trace: %s", err);
         }
         if (!rc) {
             t = otpu_tracer_new(files, S, &b.cfg);
@@ -282,24 +382,28 @@ static int cmd_run(int argc, char **argv)
             otpu_coverage_attach(cov, m, &l);
         }
     }
+    int ran = !rc; /* (a run's trace is kept, whatever its outcome) */
     if (!rc) {
         otpu_machine_set_strict(m, o.strict ? OTPU_STRICT_ALL : 0);
         int r = run_with_progress(m, o.max_steps, o.progress || isatty(2));
         summary(m);
         if (r) {
-            fprintf(stderr, "otpu-sim: error: %s\n", otpu_machine_error(m)->msg);
+            otpu_print_line(stderr, "otpu-sim: error: ", otpu_machine_error(m)->msg);
             rc = 1;
         }
         if (host_verdict(m))
             rc = 1;
         if (o.dump && dump(o.dump, m))
             rc = 2;
-        if (cov && otpu_coverage_write_json(cov, o.coverage, err, sizeof err))
-            rc = bad_msg(err);
+        if (cov && write_coverage(cov, &w.cov))
+            rc = 2;
     }
-    for (uint32_t s = 0; s < S; s++)
-        if (files[s] && files[s] != stdout && fclose(files[s]))
-            rc = bad_msg("cannot finish writing the trace");
+    for (uint32_t s = 0; ran && w.trace && s < S; s++)
+        if (otpu_out_commit(&w.trace[s], err, sizeof err))
+            rc = bad("--trace: %s", err);
+    if (files && !w.trace && files[0] == stdout && fflush(stdout))
+        rc = bad_msg("cannot finish writing the trace");
+    outputs_discard(&w, S); /* (what was not committed: a failed run's half) */
     free(files);
     otpu_tracer_free(t);
     otpu_coverage_free(cov);
@@ -319,7 +423,7 @@ static int cmd_check(int argc, char **argv)
     int rc = otpu_golden_check(o.bundle, o.rev, o.max_steps, report, sizeof report);
     if (rc == 2)
         return bad_msg(report);
-    printf("%s\n", report);
+    otpu_print_line(stdout, "", report); /* (it names the bundle, and may quote its files) */
     return rc;
 }
 

@@ -78,6 +78,40 @@ def timing(sim, rtl, lockstep, tmp):
                   outs + outr + outl[-2000:])
 
 
+def after_an_error(sim, rtl, lockstep, tmp):
+    """Steps after a slice stopped with an error (docs/bundle.md) mean one thing in the model
+    (otpu-sim), the RTL's driver and lockstep: the slice counts as halted, the host goes on
+    with what a stopped machine allows (DRAM written and read, time passing), and a step that
+    needs the slice running again stops the host or is never reached; lockstep passes with
+    the expected error, or (6) finds both sides failing the same step."""
+    rows = [  # host.txt, otpu-lockstep's exit status, words of every tool's host verdict
+        ("await 0 halted", 0, "host: 1 steps done"),
+        ("await all halted", 0, "host: 1 steps done"),
+        ("barrier", 0, "host: 1 steps done"),
+        ("await 0 halted\nexpect 0 0x100 00000000", 0, "host: 2 steps done"),
+        ("await 0 halted\nwrite 0 0x200 0000abcd\nexpect 0 0x200 0000abcd", 0,
+         "host: 3 steps done"),
+        ("await 0 halted\ncycles 10\npolls 3\nawait 0 halted", 0, "host: 4 steps done"),
+        ("await 0 halted\nrun 0", 6, "host.txt:2: run 0: the slice stopped with an error"),
+        ("await 0 halted\nexpect 0 0x100 00000001", 6, "is 00000000, expected 00000001"),
+        ("await 0 halted\nawait 0 waitw", 6, "host.txt:2: await 0 waitw: never reached"),
+    ]
+    for k, (text, want, words) in enumerate(rows):
+        d = os.path.join(tmp, f"after_error{k}")
+        host_scenarios.write_all(d)
+        b = os.path.join(d, "timeout_no_host")
+        rewrite(b, "host.txt", text + "\n")
+        rs, outs = run(sim, "run", b)
+        rr, outr = run(rtl, "run", b)
+        rl, outl = run(lockstep, "run", b, "--wave-window", "0")
+        verdict = "lockstep: PASS with the expected waitw-timeout error" if want == 0 else \
+            "UNEXPECTED OUTCOME"
+        check(f"after a WAITW timeout ({' / '.join(text.splitlines())}): otpu-sim and otpu-rtl "
+              f"exit 1 saying '{words}', otpu-lockstep {want}",
+              rs == 1 and rr == 1 and rl == want and words in outs and words in outr
+              and verdict in outl and (want == 0 or words in outl), outs + outr + outl[-2000:])
+
+
 def main():
     sim, rtl, lockstep, examples = sys.argv[1:5]
     tmp = tempfile.mkdtemp(prefix="otpu-host-")
@@ -146,6 +180,7 @@ def main():
               and msg in outl and "UNEXPECTED OUTCOME" in outl, outs + outr + outl[-1500:])
 
     timing(sim, rtl, lockstep, tmp)
+    after_an_error(sim, rtl, lockstep, tmp)
 
     # bad host.txt: exit 2 and host.txt:LINE before anything runs
     for text, msg in [("await 0 waitw\nwait 0\n", "host.txt:2: unknown step 'wait'"),

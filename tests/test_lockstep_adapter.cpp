@@ -114,7 +114,7 @@ Outcome replay(const std::string &dir, int corrupt = -1)
                 wr(s, port_of(st, w, row_len, blocks), w);
             otpu_ls_ins(ls, s, OTPU_EV_COMPLETE, unit, 0, st.pc, st.ins.op);
         }
-    otpu_ls_end(ls);
+    otpu_ls_end(ls, 0);
     EXPECT_EQ(otpu_ls_bad_call(ls), nullptr) << otpu_ls_bad_call(ls);
     const otpu_checker *c = otpu_ls_checker(ls);
     out.count = otpu_check_count(c);

@@ -4,6 +4,7 @@ expect: one clear line and exit 2 for bad input, never a crash or a silent PASS;
 honours the bundle's expect=. Each case is a regression test of something once mishandled.
 
 usage: test_lockstep_input.py OTPU_LOCKSTEP OTPU_RTL VECTORS_DIR"""
+import json
 import os
 import shutil
 import subprocess
@@ -28,6 +29,38 @@ def set_case(d, **kv):
     lines = [l for l in open(p).read().splitlines() if l.split("=")[0] not in kv]
     lines += [f"{k}={v}" for k, v in kv.items() if v is not None]
     write(p, "\n".join(lines) + "\n")
+
+
+def hang_limit(s):
+    """--hang-cycles N as --help documents it: a hang is no event for more than N + A cycles
+    while an instruction is in flight, A = 4 x the largest work estimate of the started ones.
+    A WAITW without a timeout (its work: 65536 + its poll interval 4) on a word no host writes,
+    the RTL's wait stretched past the limit by +otpu_waitw_limit: silent from its start on."""
+    d = copy_bundle(s, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "examples", "host", "timeout_no_host"), "waitw_silent")
+    words = open(os.path.join(d, "prog_0.hex")).read().split()
+    words[6] = "00000000"  # the WAITW's w6: no timeout of its own
+    write(os.path.join(d, "prog_0.hex"), "\n".join(words) + "\n")
+    allowance = 4 * (65536 + 4)
+    for n, given in ((1, "1"), (2, "0x2"), (1000, "1000")):  # (hex: passed on as a count)
+        r = s.path(f"r_hang{n}")
+        rc, out, err, _ = s.run("run", d, "--report", r, "--wave-window", "0", "--hang-cycles",
+                                given, "+otpu_waitw_limit=400000", timeout=120)
+        try:
+            j = json.load(open(os.path.join(r, "divergence.json")))
+        except (OSError, ValueError):
+            j = {}
+        last = max((e["cycle"] for e in j.get("history", [])), default=-1)
+        want = f"more than the hang limit {n} plus {allowance} for the work in flight"
+        s.check(f"--hang-cycles {given}: a hang found at the first cycle past last event + N + A",
+                rc == 3 and j.get("kind") == "hang" and want in j.get("detail", "")
+                and j.get("cycle") == last + n + allowance + 1,
+                f"exit {rc}, cycle {j.get('cycle')}, last event {last}: {j.get('detail')}\n"
+                f"{out[-600:]} {err[-300:]}")
+    rc, out, err, _ = s.run("run", d, "--report", s.path("r_hang_default"), "--wave-window", "0",
+                            "+otpu_waitw_limit=300000", timeout=120)
+    s.check("the default limit (100000 + A) outlasts a wait of 300000 cycles: no hang",
+            rc == 0 and "PASS with the expected waitw-timeout error" in out, f"{rc} {out} {err}")
 
 
 def main():
@@ -96,9 +129,11 @@ def main():
     s.bad("LANES=2^31 is refused before any build", ["run", d], "LANES must be 1..256")
     s.bad("--max-cycles past 64 bits", ["run", small, "--max-cycles", "9" * 23], "--max-cycles")
     s.bad("--hang-cycles -1", ["run", small, "--hang-cycles", "-1"], "--hang-cycles")
+    s.bad("--hang-cycles 0 (not the default in disguise)", ["run", small, "--hang-cycles", "0"],
+          "--hang-cycles needs a cycle count from 1")
     afile = s.path("afile")
     write(afile, "x")
-    s.bad("--report naming a file", ["run", small, "--report", afile], "is not a folder")
+    s.bad("--report naming a file", ["run", small, "--report", afile], "not a folder")
     s.bad("--report under a file", ["run", small, "--report", afile + "/r"], "is not a folder")
     s.bad("no command: one line", [], "a command is needed")
     s.bad("an unknown option: one line", ["run", small, "--bogus\x1b[2J"],
@@ -156,6 +191,8 @@ def main():
     s.check("--no-check: an RTL outcome that contradicts expect= is exit 6",
             rc == 6 and "UNCHECKED" in out and "contradicts the bundle's expect=error" in out,
             f"{rc} {out} {err}")
+
+    hang_limit(s)
 
     # the report folder: never a stale report, never an empty folder left by a failed run
     r = s.path("report")

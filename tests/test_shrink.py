@@ -286,6 +286,20 @@ def main():
             one_line_error(rc, err, 2, "a fault plusarg otpu-lockstep refuses", "could not judge")
             rc, _, err = shrink(tool, [sources[0], "--frobnicate"])
             one_line_error(rc, err, 2, "an unknown option", "--frobnicate")
+            rc, _, err = shrink(tool, [sources[0], "--max-tries", "0"])
+            one_line_error(rc, err, 2, "--max-tries 0 (no limit is the default, not 0)",
+                           "--max-tries")
+            # an --out that cannot be written: refused before the first run (the judge, which
+            # would leave its mark, never runs), not after the whole shrink
+            mark, afile = os.path.join(tmp, "judged"), os.path.join(tmp, "afile")
+            open(afile, "w").close()
+            for out, word in ((os.path.join(afile, "x"), "not a folder"),
+                              (os.path.join(tmp, "nosuch", "x"), "does not exist"),
+                              (afile, "is a regular file, not a folder")):
+                rc, _, err = shrink(tool, [sources[0], "--cmd", f"touch {mark}; exit 3; {{}}",
+                                           "--out", out])
+                one_line_error(rc, err, 2, f"--out {os.path.relpath(out, tmp)}", word)
+                check(not os.path.exists(mark), "  and the judge never ran")
             rc, _, err = shrink(tool, [sources[0], "--cmd", "true"])
             one_line_error(rc, err, 2, "--cmd without {}", "{}")
             rc, _, err = shrink(tool, [sources[0], "--lockstep", os.path.join(tmp, "none")])

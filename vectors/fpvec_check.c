@@ -128,8 +128,10 @@ int cmd_check(int argc, char **argv)
     fpvec_report(stdout, "otpu-fpvec", t.seen, t.cases, t.errors);
     double dt = now_s() - t0;
     int other = t.rev != otpu_rev_desc_of(OTPU_REV_CURRENT);
+    char q[600];
     printf("otpu-fpvec: check: %s: %" PRIu64 " vectors in %.2f s against sim/fp32.c%s%s: %s\n",
-           path, t.total, dt, other ? ", ISA revision " : "", other ? t.rev->name : "",
+           otpu_escape(path, strlen(path), q, sizeof q), t.total, dt,
+           other ? ", ISA revision " : "", other ? t.rev->name : "",
            t.errs ? "FAIL" : "PASS");
     return t.errs ? EXIT_MISMATCH : EXIT_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "input.h"
 #include "install_dirs.h"
+#include "output.h"
 
 const char *g_cmd = "";
 
@@ -165,6 +166,13 @@ void gen_opts_finish(gen_opts *o)
         if (o->ops & ~has & (1u << op))
             usage_error("--ops: ISA revision %s's fp32 unit has no %s", o->rev->name,
                         fpvec_op_name(op));
+}
+
+void check_cache_dir(const char *dir)
+{
+    char err[1200];
+    if (otpu_out_check_dir(dir, 0, err, sizeof err))
+        usage_error("--cache: %s", err);
 }
 
 char *xstrdup_printf(const char *fmt, ...)

@@ -75,6 +75,9 @@ uint64_t read_vectors(const char *path, void (*each)(const fpvec_vec *, uint64_t
 char *rtl_bench(const char *sv, const otpu_rev_desc *rev, const char *cache, unsigned jobs,
                 int rebuild, char **sv_path);
 
+/* --cache DIR: a folder, or one that can be made (output.h); else a usage error (exit 2) */
+void check_cache_dir(const char *dir);
+
 /* the bench (argv[0]) started with its output on a pipe (*fd); it dies with the tool */
 pid_t bench_spawn(char *const *argv, int *fd);
 

@@ -140,19 +140,12 @@ int exh_json_write(const char *path, const exh_result *r, char *err, size_t errl
     json_object_set_new(root, "processes", json_integer(r->procs));
     json_object_set_new(root, "mismatch_file", json_string(r->mismatch_file));
     json_object_set_new(root, "functions", funcs);
-    char *tmp = malloc(strlen(path) + 8);
-    int rc = -1;
-    if (tmp) {
-        sprintf(tmp, "%s.tmp", path); /* written whole, then renamed: a reader sees all or none */
-        if (json_dump_file(root, tmp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 &&
-            rename(tmp, path) == 0)
-            rc = 0;
-        else
-            snprintf(err, errlen, "cannot write %s", path);
-        free(tmp);
-    }
+    /* (the caller's output.h file: a temporary file renamed into place, or a device) */
+    int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    if (rc)
+        snprintf(err, errlen, "cannot write %s", path);
     json_decref(root);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 /* ---- reading back ---------------------------------------------------------------------------- */

@@ -39,7 +39,8 @@ int exh_result_add_range(exh_result *r, uint64_t lo, uint64_t hi);
 /* Adds shard i (of r->of) to r's: 0, or -1 when r has it already (or out of memory). */
 int exh_result_add_shard(exh_result *r, uint64_t i);
 
-/* Writes r as JSON to path; 0, or -1 with one line in err. */
+/* Writes r as JSON to path (as it is: the caller makes it whole, output.h); 0, or -1 with one
+ * line in err. */
 int exh_json_write(const char *path, const exh_result *r, char *err, size_t errlen);
 /* Reads a file exh_json_write wrote into r (a new one); 0, or -1 with one line in err (not
  * JSON, another schema, a field missing or out of range). */

@@ -16,6 +16,7 @@
 #include "fpvec_cli.h"
 #include "fpvec_exh_result.h"
 #include "input.h"
+#include "output.h"
 #include "sha256.h"
 
 static const char HELP_EXH[] =
@@ -44,7 +45,10 @@ static const char HELP_EXH[] =
     "  --json FILE      the result (default fpvec-exhaustive-LO-HI.json in the current\n"
     "                   folder, LO HI the inputs run, in hex); exhaustive-merge reads it\n"
     "  --mismatches FILE  the first mismatches (default: FILE of --json, .json replaced by\n"
-    "                   .mismatches.vec); written when there are any\n"
+    "                   .mismatches.vec; none when --json is a device or a FIFO); written\n"
+    "                   when there are any. --json and --mismatches are checked before the\n"
+    "                   run: a FILE replaced whole, a device or a FIFO with its reader\n"
+    "                   written as it is\n"
     "  --show N         MISMATCH lines printed per function (default 10)\n"
     "  --progress S     seconds between progress lines (with an ETA) on stderr (default 5;\n"
     "                   0: none)\n"
@@ -62,17 +66,20 @@ static const char HELP_EXH[] =
 typedef struct exh_out {
     const char *json, *mismatches;
     long show;
+    otpu_out json_out, mism_out; /* checked before the run (output.h) */
+    char *mism_path;             /* the mismatches' file, NULL when none is written */
 } exh_out;
 
 /* ---- the report ------------------------------------------------------------------------------ */
 
 /* Writes the first mismatches of every function as vectors (fp32.c's value as the expected
  * one), op after op; returns how many. */
-static unsigned write_mismatches(const char *path, const exh_result *r)
+static unsigned write_mismatches(exh_out *o, const exh_result *r)
 {
-    FILE *f = fopen(path, "w");
+    char err[1200];
+    FILE *f = otpu_out_open(&o->mism_out, err, sizeof err);
     if (!f)
-        die("cannot write %s: %s", path, strerror(errno));
+        die("--mismatches: %s", err);
     unsigned n = 0;
     char line[64];
     for (unsigned op = 0; op < FPVEC_NOPS; op++)
@@ -80,25 +87,40 @@ static unsigned write_mismatches(const char *path, const exh_result *r)
             const fpvec_exh_mm *m = &r->tally[op].first[i];
             fwrite(line, 1, fpvec_format_line(line, op, m->a, 0, m->expected), f);
         }
-    if (fclose(f) != 0)
-        die("cannot write %s", path);
+    if (otpu_out_commit(&o->mism_out, err, sizeof err))
+        die("--mismatches: %s", err);
     return n;
 }
 
-static char *default_mismatch_path(const char *json)
+/* --json and --mismatches, before anything runs or is read: a place that cannot be written
+ * is bad input now. The mismatches' default is named after --json's file: none when --json
+ * is a device or a FIFO (written in place). */
+static void exh_out_check(exh_out *o)
 {
-    size_t n = strlen(json);
-    if (n > 5 && strcmp(json + n - 5, ".json") == 0)
-        n -= 5;
-    return xstrdup_printf("%.*s.mismatches.vec", (int)n, json);
+    char err[1200];
+    if (otpu_out_check(&o->json_out, o->json, OTPU_OUT_STREAM, err, sizeof err))
+        die("--json: %s", err);
+    if (o->mismatches) {
+        o->mism_path = xstrdup_printf("%s", o->mismatches);
+    } else if (!o->json_out.in_place) {
+        size_t n = strlen(o->json);
+        if (n > 5 && strcmp(o->json + n - 5, ".json") == 0)
+            n -= 5;
+        o->mism_path = xstrdup_printf("%.*s.mismatches.vec", (int)n, o->json);
+    }
+    if (o->mism_path && otpu_out_check(&o->mism_out, o->mism_path, OTPU_OUT_STREAM, err,
+                                       sizeof err))
+        die("--mismatches: %s", err);
 }
 
 /* Prints the report of r, writes its files; returns the exit status (0 or 1). */
-static int report(const char *who, exh_result *r, const exh_out *o)
+static int report(const char *who, exh_result *r, exh_out *o)
 {
     uint64_t total = 0, mism = 0, per_func = 0;
     int rev_other = r->rev != otpu_rev_desc_of(OTPU_REV_CURRENT);
-    printf("otpu-fpvec %s: otpu_fp.sv: %s%s%s\n", who, r->sv, rev_other ? ", ISA revision " : "",
+    char sv[sizeof r->sv * 4 + 8]; /* (a path, or a result file's field: input) */
+    printf("otpu-fpvec %s: otpu_fp.sv: %s%s%s\n", who,
+           otpu_escape(r->sv, sizeof r->sv, sv, sizeof sv), rev_other ? ", ISA revision " : "",
            rev_other ? r->rev->name : "");
     printf("otpu-fpvec %s: inputs", who);
     for (size_t i = 0; i < r->nranges; i++) {
@@ -116,14 +138,8 @@ static int report(const char *who, exh_result *r, const exh_out *o)
             total += t->inputs;
             mism += t->mismatches;
         }
-    char *mpath = NULL;
-    if (mism) {
-        mpath = o->mismatches ? xstrdup_printf("%s", o->mismatches)
-                              : default_mismatch_path(o->json);
-        snprintf(r->mismatch_file, sizeof r->mismatch_file, "%s", mpath);
-    } else {
-        r->mismatch_file[0] = '\0';
-    }
+    const char *mpath = mism ? o->mism_path : NULL;
+    snprintf(r->mismatch_file, sizeof r->mismatch_file, "%s", mpath ? mpath : "");
     unsigned line = 0;
     char verdict[160] = "PASS";
     size_t vk = 0;
@@ -163,22 +179,30 @@ static int report(const char *who, exh_result *r, const exh_out *o)
     }
     if (vk)
         snprintf(verdict + vk, sizeof verdict - vk, ")");
+    char err[1200], q[600];
     if (mpath) {
-        unsigned n = write_mismatches(mpath, r);
+        unsigned n = write_mismatches(o, r);
         printf("otpu-fpvec %s: first mismatches (%u vectors; `otpu-fpvec check` and `rtl FILE` "
-               "reproduce them): %s\n", who, n, mpath);
+               "reproduce them): %s\n", who, n, otpu_escape(mpath, strlen(mpath), q, sizeof q));
+    } else if (mism) {
+        printf("otpu-fpvec %s: first mismatches: not written (--json is written in place; "
+               "--mismatches FILE writes them)\n", who);
     }
-    char err[1024];
-    if (exh_json_write(o->json, r, err, sizeof err) != 0)
-        die("%s", err);
-    printf("otpu-fpvec %s: result: %s\n", who, o->json);
+    const char *jpath = otpu_out_begin(&o->json_out, err, sizeof err);
+    if (!jpath || exh_json_write(jpath, r, err, sizeof err) != 0 ||
+        otpu_out_commit(&o->json_out, err, sizeof err)) {
+        otpu_out_discard(&o->json_out);
+        die("--json: %s", err);
+    }
+    printf("otpu-fpvec %s: result: %s\n", who, otpu_escape(o->json, strlen(o->json), q, sizeof q));
     printf("otpu-fpvec %s: %" PRIu64 " inputs of %u functions, %" PRIu64 " mismatches in %.2f s "
            "(%.3g inputs/s", who, total, (unsigned)__builtin_popcount(r->ops), mism, r->wall_s,
            r->wall_s > 0 ? (double)total / r->wall_s : 0.0);
     if (r->procs)
         printf(", %u processes", r->procs);
     printf("): %s\n", verdict);
-    free(mpath);
+    otpu_out_discard(&o->mism_out); /* (checked, and not written: no mismatch) */
+    free(o->mism_path);
     return mism ? EXIT_MISMATCH : EXIT_OK;
 }
 
@@ -204,7 +228,7 @@ static void child_lines(child *c, exh_result *r)
         if (k == 3)
             c->ended = 1;
         else if (k <= 0) /* the bench's own words (an error): to stderr */
-            fprintf(stderr, "%s\n", p);
+            otpu_print_line(stderr, "", p);
         p = nl + 1;
     }
     c->len -= (size_t)(p - c->buf);
@@ -381,7 +405,7 @@ int cmd_exhaustive(int argc, char **argv)
 {
     const char *sv = NULL, *cache = NULL;
     const otpu_rev_desc *rev = otpu_rev_desc_of(OTPU_REV_CURRENT);
-    exh_out out = {NULL, NULL, EXH_DEFAULT_SHOW};
+    exh_out out = {.show = EXH_DEFAULT_SHOW};
     uint64_t lo = 0, hi = UINT64_C(0x100000000), si = 0, sn = 1;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned nproc = ncpu > 0 ? (unsigned)ncpu : 1;
@@ -438,6 +462,9 @@ int cmd_exhaustive(int argc, char **argv)
                                         shi);
     if (!out.json)
         out.json = json_default;
+    exh_out_check(&out);
+    if (cache)
+        check_cache_dir(cache);
 
     exh_result *r = exh_result_new();
     if (!r)
@@ -497,7 +524,7 @@ static void missing_shards(const exh_result *m)
 
 int cmd_exhaustive_merge(int argc, char **argv)
 {
-    exh_out out = {"fpvec-exhaustive-merged.json", NULL, EXH_DEFAULT_SHOW};
+    exh_out out = {.json = "fpvec-exhaustive-merged.json", .show = EXH_DEFAULT_SHOW};
     if (wants_help(argc, argv)) {
         fputs(HELP_EXH, stdout);
         return EXIT_OK;
@@ -508,21 +535,20 @@ int cmd_exhaustive_merge(int argc, char **argv)
     int nfiles = 0;
     char err[1024];
     args a = {argc, 1, argv, NULL};
-    for (; a.i < argc; a.i++) {
-        if (opt_is(&a, "--json", 1)) {
+    for (; a.i < argc; a.i++) { /* the options first: the outputs are checked before any read */
+        if (opt_is(&a, "--json", 1))
             out.json = a.value;
-            continue;
-        }
-        if (opt_is(&a, "--mismatches", 1)) {
+        else if (opt_is(&a, "--mismatches", 1))
             out.mismatches = a.value;
-            continue;
-        }
-        if (opt_is(&a, "--show", 1)) {
+        else if (opt_is(&a, "--show", 1))
             out.show = (long)parse_u64("--show", a.value, 0, FPVEC_EXH_FIRST);
-            continue;
-        }
-        if (argv[a.i][0] == '-')
+        else if (argv[a.i][0] == '-')
             usage_error("unknown option '%s'", argv[a.i]);
+    }
+    exh_out_check(&out);
+    for (a.i = 1; a.i < argc; a.i++) {
+        if (opt_is(&a, "--json", 1) || opt_is(&a, "--mismatches", 1) || opt_is(&a, "--show", 1))
+            continue;
         const char *path = argv[a.i];
         exh_result_free(one);
         if (!(one = exh_result_new()))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fpvec_cli.h"
+#include "output.h"
 
 static const char HELP_GEN[] =
     "usage: otpu-fpvec gen [--level N] [--seed S] [--ops LIST] [--count N] [--rev NAME]\n"
@@ -26,7 +27,8 @@ static const char HELP_GEN[] =
     "  --rev NAME   the ISA revision (default current; docs/bundle.md): its fp32 functions give\n"
     "               the expected values, its ops are the default and the only ones allowed, and\n"
     "               a revision that leaves NaN operands undefined gets no vector with one\n"
-    "  -o FILE      output file (default standard output)\n";
+    "  -o FILE      output file (default standard output): replaced whole (written beside\n"
+    "               it, then renamed); a device or a FIFO (with its reader) is written as it is\n";
 
 
 int cmd_gen(int argc, char **argv)
@@ -49,11 +51,12 @@ int cmd_gen(int argc, char **argv)
     }
     gen_opts_finish(&o);
     FILE *out = stdout;
-    if (out_path && strcmp(out_path, "-") != 0) {
-        out = fopen(out_path, "w");
-        if (!out)
-            die("cannot write %s: %s", out_path, strerror(errno));
-    }
+    otpu_out file; /* -o FILE: replaced whole, or a device or FIFO written in place */
+    char err[1200];
+    int to_file = out_path && strcmp(out_path, "-") != 0;
+    if (to_file && (otpu_out_check(&file, out_path, OTPU_OUT_STREAM, err, sizeof err) ||
+                    !(out = otpu_out_open(&file, err, sizeof err))))
+        die("-o %s", err);
     static uint32_t va[4096], vb[4096];
     static char buf[4096 * 40];
     fpvec_gen *g = malloc(sizeof *g);
@@ -74,9 +77,12 @@ int cmd_gen(int argc, char **argv)
             for (size_t i = 0; i < n; i++)
                 len += fpvec_format_line(buf + len, op, va[i], vb[i],
                                          fpvec_expected(&o.rev->fp, op, va[i], vb[i]));
-            if (fwrite(buf, 1, len, out) != len)
-                die("cannot write %s: %s", out_path ? out_path : "standard output",
-                    strerror(errno));
+            if (fwrite(buf, 1, len, out) != len) {
+                int e = errno;
+                if (to_file)
+                    otpu_out_discard(&file);
+                die("cannot write %s: %s", to_file ? out_path : "standard output", strerror(e));
+            }
             done += n;
             if (now_s() >= next) {
                 msg("%" PRIu64 " of %" PRIu64 " vectors (%.0f%%)", done, total,
@@ -86,9 +92,11 @@ int cmd_gen(int argc, char **argv)
         }
     }
     free(g);
-    if (fflush(out) != 0 || (out != stdout && fclose(out) != 0))
-        die("cannot write %s: %s", out_path ? out_path : "standard output", strerror(errno));
-    if (out != stdout)
+    if (to_file && otpu_out_commit(&file, err, sizeof err))
+        die("-o %s", err);
+    if (!to_file && fflush(out) != 0)
+        die("cannot write standard output: %s", strerror(errno));
+    if (to_file)
         msg("%" PRIu64 " vectors (level %d, seed %" PRIu64 ") written to %s", done, o.level,
             o.seed, out_path);
     return EXIT_OK;

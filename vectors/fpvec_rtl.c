@@ -335,6 +335,8 @@ int cmd_rtl(int argc, char **argv)
     if (file && dpi_opts)
         usage_error("--level/--seed/--ops/--count choose generated vectors; not with a FILE");
     gen_opts_finish(&o);
+    if (cache)
+        check_cache_dir(cache);
     char *file_abs = NULL;
     if (file) {
         read_vectors(file, NULL, NULL); /* bad input is named here, before a bench runs */

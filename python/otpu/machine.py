@@ -186,7 +186,9 @@ class Machine:
 
     Machine(config, programs, drams, args): config a Config (None: the default); programs[s]
     slice s's program (see program_words); drams[s] its initial DRAM image from address 0
-    (bytes-like or numpy; None: zeros); args R8..R15 at the start (up to 8 words).
+    (bytes-like or numpy; None: zeros); args R8..R15 at the start (up to 8 words). programs
+    and drams each hold one entry per slice (None leaves that slice's empty) or none at all:
+    another count is an OtpuInputError, as a slice left out by mistake is no run.
     numpy: True/False to return numpy arrays from reads or not (None: when numpy is there).
 
     Every integer argument is checked before it reaches C: TypeError for a float or a bool,
@@ -210,8 +212,9 @@ class Machine:
         self._setup(_Owner(lib, m, None), numpy)
         programs, drams = list(programs or ()), list(drams or ())
         for what, seq in (("programs", programs), ("DRAM images", drams)):
-            if len(seq) > self.S:
-                raise OtpuInputError(f"{len(seq)} {what} for a machine of {self.S} slices")
+            if seq and len(seq) != self.S:
+                raise OtpuInputError(f"{len(seq)} {what} for a machine of {self.S} slices: one "
+                                     f"per slice (None leaves a slice's empty), or none")
         if args is not None:
             self.set_args(args)
         for s, p in enumerate(programs):

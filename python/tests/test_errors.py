@@ -176,6 +176,15 @@ BAD = [   # (call on a machine of Config(**M), the exception, words its message 
     (lambda m: otpu.Config(rev=None), TypeError, "Config.rev str"),
     (lambda m: otpu.Config(rev="current\0x").to_c(), otpu.OtpuInputError, "unknown revision"),
     (lambda m: otpu.Machine({"S": 1}), TypeError, "otpu.Config dict"),
+    # programs and DRAM images: one per slice, or none (a slice left out is no run)
+    (lambda m: otpu.Machine(otpu.Config(S=2), [[A.halt()]]), otpu.OtpuInputError,
+     "1 programs for a machine of 2 slices"),
+    (lambda m: otpu.Machine(otpu.Config(S=3), [None, [A.halt()]], []), ValueError,
+     "2 programs for a machine of 3 slices"),
+    (lambda m: otpu.Machine(otpu.Config(S=2), [], [b"\0" * 4]), otpu.OtpuInputError,
+     "1 DRAM images for a machine of 2 slices"),
+    (lambda m: otpu.Machine(otpu.Config(S=2), [None, None], [None] * 3), ValueError,
+     "3 DRAM images for a machine of 2 slices"),
     # an address and a count: each fits uint64_t, both ends within the space, before C
     (lambda m: m.write_tmem(2**64, [5]), OverflowError, "addr 18446744073709551616 uint64_t"),
     (lambda m: m.read_dram(2**64 - 1, 2), otpu.OtpuInputError,
@@ -238,6 +247,13 @@ def test_bad_values_are_refused_by_name(call, exc, words):
         call(m)
     for w in words.split():
         assert w in str(e.value)
+
+
+def test_one_program_and_image_per_slice_or_none():
+    m = otpu.Machine(otpu.Config(S=2), [[A.halt()], None], [None, b"\1\2\3\4"])
+    assert list(m.read_dram(0, 4, slice=1)) == [1, 2, 3, 4] and m.halted(0) is False
+    otpu.Machine(otpu.Config(S=2))                     # none: each slice's is empty
+    otpu.Machine(otpu.Config(S=2), [], [])
 
 
 def test_good_values_at_the_edges():
