@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,9 +48,13 @@ bool read_request(std::vector<std::string> *fields, std::string *err) {
   return false;
 }
 
-// the child: its output into `out`, then the run
+// the child: its output into `out`, then the run. It dies with the server (`server`: its pid):
+// a server killed (kill -9, or its otpu-regress stopped) leaves no test running on, writing
+// into an output folder nobody reads any more.
 [[noreturn]] void child(const char *argv0, const std::vector<std::string> &f, RtlTop *top,
-                        RtlRunOne run) {
+                        RtlRunOne run, pid_t server) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != server) _exit(128 + SIGKILL);  // the server died before the line above
   setpgid(0, 0);  // (its snapshots and helpers are killed with it)
   sigset_t all;
   sigemptyset(&all);
@@ -103,13 +108,13 @@ int rtl_serve(const char *argv0, RtlTop *top, RtlRunOne run) {
     fflush(stdout);
     fflush(stderr);
     double t0 = now_s();
-    pid_t pid = fork();
+    pid_t server = getpid(), pid = fork();
     if (pid < 0) {
       printf("bad cannot fork: %s\n", strerror(errno));
       fflush(stdout);
       continue;
     }
-    if (pid == 0) child(argv0, f, top, run);
+    if (pid == 0) child(argv0, f, top, run, server);
     setpgid(pid, pid);  // (as the child does: its group exists before any kill below)
     int st = 0;
     bool ended = wait_child(pid, double(timeout), &st);

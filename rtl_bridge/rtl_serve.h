@@ -2,7 +2,8 @@
 // builds the Verilated model of its Config once, then forks a child per request that runs one
 // bundle on it exactly as a process of its own would (rtl_driver.h's usage), so that exec, the
 // dynamic loader and the model's construction are paid once per Config, not once per test.
-// The server never runs a test itself: a crash or a hang stays in its child.
+// The server never runs a test itself: a crash or a hang stays in its child. A child dies with
+// its server (PR_SET_PDEATHSIG): a server killed leaves no run going on.
 //
 // A request on stdin: NUL-terminated fields OUT, TIMEOUT, then the run's arguments, ended by an
 // empty field. OUT is the file the child's stdout and stderr go to (truncated), TIMEOUT whole

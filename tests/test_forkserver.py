@@ -6,7 +6,11 @@
   same run as a process of its own; so are a passing and a diverging run's;
 - malformed requests are answered "bad" (or end the server with one line: a request past 1 MiB);
 - a night through otpu-regress gives the same verdicts, counts, buckets and coverage with the
-  fork server as without it (a test whose outcome contradicts its expect= among them).
+  fork server as without it (a test whose outcome contradicts its expect= among them);
+- a served child dies with its server: a server killed by SIGKILL while its child runs a long
+  test leaves no child running (within 2 s), and otpu-regress stopped by SIGTERM in the middle
+  of a served night leaves no process of its run, and nothing is written into --out after it
+  has ended.
 
 usage: test_forkserver.py OTPU_RTL OTPU_GEN OTPU_REGRESS BENCH_DIR"""
 import json
@@ -51,6 +55,89 @@ class Server:
                 return int(kids[0])
             time.sleep(0.01)
         return None
+
+
+def alive(pid):
+    """pid is a process that is not a zombie"""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def marked(marker):
+    """the live processes whose environment holds marker (every process of one run)"""
+    found = []
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                if marker in f.read().split(b"\0") and alive(d):
+                    found.append(int(d))
+        except OSError:
+            pass
+    return found
+
+
+def until(cond, seconds):
+    """cond() true within seconds (polled)"""
+    end = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def files_of(folder):
+    """{path: (size, mtime)} of every file under folder"""
+    out = {}
+    for d, _, names in os.walk(folder):
+        for n in names:
+            st = os.lstat(os.path.join(d, n))
+            out[os.path.join(d, n)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def dies_with_server(check, exe, loops, tmp):
+    """kill -9 of a server while its child runs a long test: the child is gone within 2 s"""
+    s = Server(exe, os.path.join(tmp, "orphan.txt"))
+    s.send([s.out, "0", loops, "--lockstep", "--report", os.path.join(tmp, "orphan-rep")])
+    kid = s.child()
+    os.kill(s.p.pid, signal.SIGKILL)
+    s.p.wait()
+    check(kid is not None and until(lambda: not alive(kid), 2),
+          "a server killed by SIGKILL: its running child is gone within 2 s", kid)
+
+
+def stopped_night(check, regress, loops, tmp):
+    """otpu-regress stopped by SIGTERM while served children run long tests: no process of its
+    run is left, and nothing is written into --out after it ended"""
+    folder, out = os.path.join(tmp, "long"), os.path.join(tmp, "stopped")
+    for i in range(4):  # (4 tests of one Config: they run through fork servers)
+        shutil.copytree(loops, os.path.join(folder, f"loops-{i}"))
+    marker = f"OTPU_TEST_RUN={os.getpid()}-{time.monotonic_ns()}"
+    k, v = marker.split("=", 1)
+    p = subprocess.Popen([regress, "run", folder, "-j", "2", "--out", out, "--db", "none"],
+                         env={**os.environ, k: v}, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    served = os.path.join(out, "work", "serve", "serve-0.txt")
+    started = until(lambda: os.path.exists(served), 300)
+    time.sleep(0.5)
+    p.send_signal(signal.SIGTERM)
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    err = p.stderr.read().decode(errors="replace")
+    check(started and rc == 128 + signal.SIGTERM and "Traceback" not in err,
+          "otpu-regress stopped by SIGTERM mid-run: exit 143, no traceback", f"{rc} {err}")
+    check(until(lambda: not marked(marker.encode()), 2),
+          "no process of the stopped run is left (within 2 s)", marked(marker.encode()))
+    before = files_of(out)
+    time.sleep(3)
+    check(files_of(out) == before, "nothing is written into --out after the run ended")
 
 
 def direct(exe, args):
@@ -134,6 +221,9 @@ def main():
         err = s.p.stderr.read().decode()
         check(rc == 2 and "longer than 1 MiB" in err and len(err.splitlines()) == 1,
               "a request past 1 MiB ends the server: exit 2, one line", f"{rc} {err}")
+
+        dies_with_server(check, exe, loops, tmp)
+        stopped_night(check, regress, loops, tmp)
 
         # a night with and without the fork server
         contra = os.path.join(tmp, "night", "zz-contradicts")

@@ -3,12 +3,14 @@
 
 fast (suite lockstep): the bad-input rows (a missing anchor, an anchor found twice, a file that
 is not an RTL source, malformed list lines, unknown ids in the equivalence list and --only, bad
-option values, a missing tool, a work folder in use): exit 2 and one line on stderr naming the
-problem, never a traceback; then four mutants of the test's own list on one small generated
-program: one killed (LD reads its DRAM words 2 bytes apart), one equivalent by an identical
-Verilated model (a comment changed), one stillborn (a syntax error), one a reviewed equivalent
-(R0 read from the register file; it survives and is listed); the JSON and text report say so,
-and otpu-regress's page in the JSON's folder gets the mutation section. The same R0 mutant
+option values, lists that name nothing and empty values, outputs that cannot be written or are a
+FIFO, a link to /dev/null or a device (still one afterwards), a missing tool, a work folder in
+use): exit 2 and one line on stderr naming the problem, never a traceback; then four mutants of
+the test's own list on one small generated program: one killed (LD reads its DRAM words 2 bytes
+apart), one equivalent by an identical Verilated model (a comment changed), one stillborn (a
+syntax error), one a reviewed equivalent (R0 read from the register file; it survives and is
+listed); the JSON and text report say so, and otpu-regress's page in the JSON's folder gets the
+mutation section. The same R0 mutant
 without its equivalence entry is a survivor and --min-score makes that exit status 1.
 
 nightly (suite nightly): the whole harness (mutate/mutants.txt, 15 programs a family, the
@@ -18,6 +20,7 @@ usage: test_mutate.py fast|nightly OTPU_MUTATE WORK_DIR REGRESS_PKG_DIR [MIN_SCO
 import fcntl
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -111,6 +114,26 @@ def bad_input(tool, tmp, work):
         ("a source without rtl/", ["--source", tmp], "--source"),
         ("--json in a file", ["--mutants", good, "--equivalent", none, "--json",
                               os.path.join(good, "m.json")], "--json"),
+        # a list that names nothing (an unset variable), an empty value of every option
+        ("--only ''", ["--only", ""], "names no mutant"),
+        ("--only ','", ["--only", ","], "names no mutant"),
+        ("--only with an empty id", ["--only", "T-LD-STRIDE,"], "an empty id"),
+        ("--only an id twice", ["--only", "T-LD-STRIDE,T-LD-STRIDE"], "named twice"),
+        ("--families ''", ["--families", ""], "--families"),
+        ("--families with an empty name", ["--families", "mix,"], "--families"),
+        ("--config ''", ["--config", ""], "--config"),
+        ("--count ''", ["--count", ""], "--count"),
+        ("--golden-count ''", ["--golden-count", ""], "--golden-count"),
+        ("--min-score ''", ["--min-score", ""], "--min-score"),
+        ("--seed of 5000 digits", ["--seed", "9" * 5000], "--seed"),
+    ] + [(f"{o} ''", [o, ""], "empty value") for o in (
+        "--mutants", "--equivalent", "--source", "--golden", "--cache", "--work", "--json",
+        "--text", "--lockstep", "--rtl", "--gen")] + [
+        # outputs: a regular file or none, in a folder that can be written, found before the run
+        ("--json /proc/m.json", ["--json", "/proc/m.json"], "--json"),
+        ("--text /proc/m.txt", ["--text", "/proc/m.txt"], "--text"),
+        ("--json and --text one file", ["--json", os.path.join(tmp, "same.json"), "--text",
+                                        os.path.join(tmp, "same.json")], "one file"),
     ]
     for what, args, needle in rows:
         a = list(args)
@@ -123,6 +146,30 @@ def bad_input(tool, tmp, work):
         check(rc == 2 and len(lines) == 1 and lines[0].startswith("otpu-mutate: ") and
               needle in lines[0] and "Traceback" not in err,
               f"bad input, {what}: exit 2, one line naming it", f"exit {rc}: {err}")
+    # outputs against a FIFO, a link to /dev/null, a character device (root: mknod): refused
+    # before the run, and still what they were
+    specials = [("a FIFO", os.mkfifo, stat.S_ISFIFO),
+                ("a link to /dev/null", lambda p: os.symlink("/dev/null", p), stat.S_ISLNK)]
+    if os.geteuid() == 0:
+        specials.append(("a device", lambda p: os.mknod(p, 0o600 | stat.S_IFCHR,
+                                                        os.makedev(1, 3)), stat.S_ISCHR))
+    os.makedirs(os.path.join(tmp, "special"))
+    for kind, make, test in specials:
+        for opt in ("--json", "--text", "the --work lock"):
+            p = os.path.join(tmp, "special", f"{opt.strip('-').replace(' ', '-')}-{kind[-4:]}")
+            work_dir = os.path.join(p + "-work") if opt == "the --work lock" else work
+            os.makedirs(work_dir, exist_ok=True)
+            target = os.path.join(work_dir, "otpu-mutate.lock") if opt == "the --work lock" \
+                else p
+            make(target)
+            args = ["--work", work_dir, "--no-golden", "--mutants", good, "--equivalent", none,
+                    "--json", os.path.join(tmp, "bad", "m.json")]
+            args += [opt, p] if opt.startswith("--") else []
+            rc, out, err = run(tool, args)
+            lines = err.strip().splitlines()
+            check(rc == 2 and len(lines) == 1 and "Traceback" not in err and
+                  test(os.lstat(target).st_mode), f"{opt} {kind}: exit 2, one line, still {kind}",
+                  f"exit {rc}: {err}")
     # tools
     for var, what in (("OTPU_GEN", "otpu-gen"), ("OTPU_LOCKSTEP", "otpu-lockstep"),
                       ("OTPU_RTL", "otpu-rtl"), ("VERILATOR", "Verilator")):

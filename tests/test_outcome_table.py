@@ -2,7 +2,8 @@
 """otpu-regress's outcome table (regress/otpu_regress/outcome.py EXIT_KIND) against otpu-lockstep's
 documented exit statuses: docs/exit-status.md's row for `otpu-lockstep run` and, when the tool is
 built, its --help. The statuses must be the same set, each kind must say what the documents say
-(a keyword of the kind in both), 128+N and an undocumented status must be crashes.
+(a keyword of the kind in both), 128+N and an undocumented status must be crashes. The kinds
+of divergence a waiver may name (outcome.REPORT_KINDS) are checker/REPORT.md's, no more or less.
 
 usage: test_outcome_table.py SOURCE_ROOT [OTPU_LOCKSTEP]"""
 import os
@@ -23,9 +24,9 @@ def doc_row(path, tool="`otpu-lockstep run`"):
     with open(path) as f:
         for line in f:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if cells[0] == "tool":
+            if cells[0] == "tool" and "0" in cells:  # (the table of statuses, not another)
                 header = cells[1:]
-            elif cells[0] == tool:
+            elif cells[0] == tool and header and row is None:
                 row = cells[1:]
     if not header or not row or len(header) != len(row):
         raise SystemExit(f"FAIL {path}: no per-tool row for {tool}")
@@ -55,6 +56,14 @@ def check(statuses, where, table, failures):
         failures.append(f"{where}: 128+N (a signal) is not documented")
 
 
+def report_kinds(path):
+    """the kinds of checker/REPORT.md's "Kinds" table"""
+    with open(path) as f:
+        text = f.read()
+    table = text[text.index("## Kinds"):text.index("## Signature")]
+    return re.findall(r"^\| `([a-z-]+)` \|", table, re.M)
+
+
 def main():
     root = sys.argv[1]
     sys.path.insert(0, os.path.join(root, "regress"))
@@ -76,6 +85,10 @@ def main():
             kind = outcome.failure(status, "", tmp)[0]
             if kind != "crash":
                 failures.append(f"status {status} classified {kind}, not crash")
+    kinds = report_kinds(os.path.join(root, "checker", "REPORT.md"))
+    if len(kinds) < 10 or tuple(kinds) != outcome.REPORT_KINDS:
+        failures.append(f"checker/REPORT.md's kinds {kinds}, outcome.REPORT_KINDS "
+                        f"{list(outcome.REPORT_KINDS)}")
     for f in failures:
         print("FAIL " + f)
     print(f"{len(outcome.EXIT_KIND)} statuses checked, {len(failures)} disagreements")

@@ -13,9 +13,16 @@ results.json, (5) merges of parts of different runs or incomplete sets of shards
 (with stand-ins for sbatch and squeue) keeping a lost task's tests as failures, (6) files that
 are not regular files or are huge, (7) every exit status of otpu-lockstep, unexpected-outcome
 its own kind, (8) control bytes never reach the terminal, summary.txt, junit.xml (parsed) or
-index.html; and the number grammar.
+index.html; and the number grammar. Issue 38's classes: (9) empty values (an unset variable),
+(10) --out a folder otpu-regress did not write, an input inside a part of --out a run clears,
+an output's place held by a FIFO, a device or a link (each still there afterwards), (11) gen:
+specs otpu-gen refuses (the real otpu-gen asked), (12) history rows otpu-regress did not write,
+(13) shards whose numbers do not agree, (14) test names that differ only where a folder name
+cannot (one folder each), (15) a Config whose first bundles are malformed (the others run),
+(16) files nested too deeply (a lock file, mutation.json).
 
-usage: test_regress_bad_input.py OTPU_REGRESS SOURCE_ROOT"""
+usage: test_regress_bad_input.py OTPU_REGRESS SOURCE_ROOT OTPU_GEN"""
+import fcntl
 import json
 import os
 import re
@@ -23,6 +30,7 @@ import shlex
 import shutil
 import socket
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -31,7 +39,7 @@ import xml.dom.minidom
 import xml.etree.ElementTree as ET
 from stub_kit import Tally, executable, run_tool, write
 
-REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[1:3])
+REGRESS, ROOT, GEN = (os.path.abspath(a) for a in sys.argv[1:4])
 QUICKSTART = os.path.join(ROOT, "examples", "quickstart")
 TIMEOUT = 60  # seconds for one otpu-regress run: a hang fails its row, not the suite
 # a folder name that runs commands if it is ever pasted into shell code unquoted
@@ -52,6 +60,9 @@ if "--report" in a and os.environ.get("STUB_DIVERGENCE"):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "divergence.json"), "w") as f:
         f.write(os.environ["STUB_DIVERGENCE"])
+if len(a) > 1 and os.path.isfile(os.path.join(a[1], "stub-exit")):  # (a bundle's own status)
+    with open(os.path.join(a[1], "stub-exit")) as f:
+        os.environ["STUB_EXIT"] = f.read().strip()
 if os.environ.get("STUB_SAY"):
     with open(os.environ["STUB_SAY"], "rb") as f:
         sys.stdout.buffer.write(f.read())
@@ -110,10 +121,10 @@ def stub_ran():
     return ran
 
 
-def refused(name, args, words, no_test=False):
+def refused(name, args, words, no_test=False, env=None):
     """a row of REFUSALS: exit 2, one stderr line with the words"""
     stub_ran()
-    rc, out, err = regress(*args)
+    rc, out, err = regress(*args, env=env)
     text = err.decode(errors="replace")
     lines = text.splitlines()
     ran = stub_ran()
@@ -634,10 +645,426 @@ def tool_gone():
           f"exit {rc}: {err[-400:]!r} {t}")
 
 
+# --- issue 38: a hostile probe's classes ------------------------------------------------------
+
+def empty_values():
+    """an unset variable's empty value names no suite, folder or file (it would mean the current
+    folder, or the default): refused"""
+    out = path("o-empty")
+    for name, args, words in (
+            ("an empty suite", [*RUN[:5], out, ""], ["SUITE", "empty"]),
+            ("--out ''", [*RUN[:5], "", ONE], ["--out", "empty"]),
+            ("--db ''", ["run", "--db", "", "--out", out, ONE], ["--db", "empty"]),
+            ("--waivers ''", [*RUN, "--waivers", ""], ["--waivers", "empty"]),
+            ("--partition ''", ["run", "--slurm", "--partition", "", ONE], ["--partition"]),
+            ("merge ''", ["merge", "", "--out", out], ["DIR", "empty"]),
+            ("merge --out ''", ["merge", path("sh", "shard-1"), "--out", ""], ["--out"]),
+            ("history --db ''", ["history", "--db", ""], ["--db", "empty"])):
+        refused(name, args, words, no_test=True)
+    check("empty values: no output folder made", not os.path.exists(out))
+
+
+def snapshot(folder):
+    """{path under folder: (its file type, its bytes for a regular file)}"""
+    found = {}
+    for d, dirs, names in os.walk(folder):
+        for n in dirs + names:
+            p = os.path.join(d, n)
+            mode = os.lstat(p).st_mode
+            found[os.path.relpath(p, folder)] = (stat.S_IFMT(mode), read(d, n) if
+                                                 stat.S_ISREG(mode) else None)
+    return found
+
+
+# folders that are not otpu-regress's: {path in it: text}
+FOREIGN = {"a project with work/": {"work/notes.txt": "mine", "README": "x"},
+           "a folder with index.html": {"index.html": "<p>my page</p>"},
+           "a folder with repro/ and buckets/": {"repro/x/keep.txt": "k", "buckets/1/y": "y"},
+           "a folder of one file": {"notes.txt": "mine"},
+           "a folder of a shard-1 that is not a shard": {"shard-1/notes.txt": "mine"}}
+
+
+def foreign_out():
+    """--out on a folder otpu-regress did not write: refused, every file of it left as it was;
+    an empty folder, or one of otpu-mutate's results only, is taken"""
+    for name, content in FOREIGN.items():
+        d = path("foreign", re.sub(r"[^a-z0-9-]", "", name.replace(" ", "-")))
+        for rel, text in content.items():
+            write(os.path.join(d, rel), text)
+        before = snapshot(d)
+        for cmd in ([*RUN[:5], d, ONE], ["merge", path("sh", "shard-1"), path("sh", "shard-2"),
+                                         "--out", d, "--db", "none"]):
+            refused(f"--out {name} ({cmd[0]})", cmd, ["--out", "neither empty nor"],
+                    no_test=True)
+            check(f"--out {name} ({cmd[0]}): left as it was", snapshot(d) == before)
+    for name, content in (("an empty folder", {}), ("a folder of otpu-mutate's results",
+                                                    {"mutation.json": "{}", "mutation.txt": "m"})):
+        d = path("taken", name.replace(" ", "-").replace("'", ""))
+        os.makedirs(d)
+        for rel, text in content.items():
+            write(os.path.join(d, rel), text)
+        rc, out, err = regress(*RUN[:5], d, ONE)
+        check(f"--out {name}: the run takes it (exit 0), its files kept",
+              rc == 0 and os.path.isfile(os.path.join(d, "index.html")) and
+              all(read(d, rel) == text.encode() for rel, text in content.items()), err[-400:])
+
+
+def inputs_inside_out():
+    """an input inside a part of --out that a run removes first (its own repro bundle run again
+    into it, say): refused, the input left where it was; one elsewhere in --out is taken"""
+    out = path("o-inside")
+    regress(*RUN[:5], out, ONE, env={"STUB_EXIT": "1"})
+    kept = os.path.join(out, "repro", "one_one", "bundle")
+    check("inside: the earlier run left its repro bundle",
+          os.path.isfile(os.path.join(kept, "case.txt")))
+    linked = bundle(path("linked"))
+    os.remove(os.path.join(linked, "dram_0.bin"))
+    symlink(os.path.join(kept, "dram_0.bin"), os.path.join(linked, "dram_0.bin"))
+    suite_file = write(os.path.join(out, "work", "s.suite"), f"{ONE}\n")
+    waiver_file = write(os.path.join(out, "buckets", "w.toml"), "")
+    shard_bundle = bundle(os.path.join(out, "shard-2", "b"))
+    gen_bundle = bundle(os.path.join(out, "bundles", "x"))
+    rows = [
+        ("a repro bundle run again into its --out", [*RUN[:5], out, kept], ["repro"]),
+        ("a suite file in work/", [*RUN[:5], out, suite_file], ["the suite", "work"]),
+        ("a bundle file linked into repro/", [*RUN[:5], out, linked], ["the bundle file",
+                                                                       "repro"]),
+        ("a bundle in bundles/", [*RUN[:5], out, gen_bundle], ["bundles"]),
+        ("--waivers in buckets/", [*RUN[:5], out, ONE, "--waivers", waiver_file],
+         ["--waivers", "buckets"]),
+        ("--db in work/", ["run", "--no-coverage", "--db", os.path.join(out, "work", "h.db"),
+                           "--out", out, ONE], ["--db", "work"]),
+        ("a --slurm task's folder", ["run", "--slurm", "--tasks", "2", *RUN[1:5], out,
+                                     shard_bundle], ["shard-2"]),
+        ("merge of a folder in repro/", ["merge", os.path.join(out, "repro"), "--out", out,
+                                         "--db", "none"], ["the shard folder", "repro"]),
+    ]
+    refused("--out inside a bundle of the run", [*RUN[:5], os.path.join(ONE, "out"), ONE],
+            ["--out", "inside the bundle"], no_test=True)
+    check("--out inside a bundle of the run: the bundle left as it was",
+          not os.path.exists(os.path.join(ONE, "out")))
+    before = snapshot(out)
+    for name, args, words in rows:
+        refused(f"inside --out: {name}", args, words + ["inside"], no_test=True)
+        check(f"inside --out: {name}: the folder left as it was", snapshot(out) == before)
+    mine = bundle(os.path.join(out, "mine"))
+    rc, _, err = regress(*RUN[:5], out, mine)
+    check("inside --out, not in a part a run clears: taken (exit 0), kept",
+          rc == 0 and os.path.isfile(os.path.join(mine, "case.txt")), err[-400:])
+
+
+# what a run writes into --out (regress/README.md, "The output folder"): a FIFO, a device or a
+# link in one's place is refused, and still there afterwards (the first SOME against each kind,
+# the first by merge too; every one against a FIFO)
+OUTPUT_NAMES = ["results.json", "index.html", "repro", "summary.txt", "slurm-array.sh",
+                "run.json", "results.jsonl", "summary.json", "junit.xml", "buckets.json",
+                "coverage.json", "work", "buckets", "code-coverage", "bundles"]
+SOME = 3
+SPECIALS = ["FIFO", "link to /dev/null"] + (["device"] if os.geteuid() == 0 else [])
+
+
+def special(kind, p):
+    """p made a FIFO, a character device (mknod: root only) or a link to /dev/null; the test
+    that it still is"""
+    if kind == "FIFO":
+        os.mkfifo(p)
+        test = stat.S_ISFIFO
+    elif kind == "device":
+        os.mknod(p, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        test = stat.S_ISCHR
+    else:
+        os.symlink("/dev/null", p)
+        test = stat.S_ISLNK
+    return lambda: os.path.lexists(p) and test(os.lstat(p).st_mode) and \
+        stat.S_ISCHR(os.stat(p).st_mode) == (kind != "FIFO")
+
+
+def output_kinds():
+    """every output of otpu-regress (--out itself, each file and folder it writes there, --db)
+    against a FIFO, and some of them against a link to /dev/null and (root) a character device:
+    exit 2 and one line before the run, and the FIFO or device still there afterwards"""
+    base = path("o-kinds-base")
+    regress(*RUN[:5], base, ONE)
+    rows = [(kind, name) for kind in SPECIALS for name in OUTPUT_NAMES
+            if kind == "FIFO" or name in OUTPUT_NAMES[:SOME]]
+    for n, (kind, name) in enumerate(rows):
+        d = path("kinds", str(n))
+        shutil.copytree(base, d)
+        p = os.path.join(d, name)
+        if os.path.isdir(p):
+            shutil.rmtree(p)
+        elif os.path.lexists(p):
+            os.remove(p)
+        still = special(kind, p)
+        merge = ["merge", path("sh", "shard-1"), path("sh", "shard-2"), "--out", d, "--db",
+                 "none"]
+        for cmd in [[*RUN[:5], d, ONE]] + ([merge] if name == OUTPUT_NAMES[0] else []):
+            refused(f"{name} a {kind} ({cmd[0]})", cmd, ["--out", name], no_test=True)
+            check(f"{name} a {kind} ({cmd[0]}): still a {kind}", still())
+    for kind in SPECIALS:
+        for what, args in (("--out", [*RUN[:5], "{}", ONE]),
+                           ("--db", ["run", "--no-coverage", "--db", "{}", "--out",
+                                     path("o-kinds"), ONE]),
+                           ("history --db", ["history", "--db", "{}"])):
+            p = path("kinds", re.sub(r"[^a-z-]", "", f"{what}-{kind}".replace(" ", "-")))
+            still = special(kind, p)
+            refused(f"{what} a {kind}", [a.replace("{}", p) for a in args],
+                    [os.path.basename(p)], no_test=True)
+            check(f"{what} a {kind}: still a {kind}", still())
+    check("/dev/null is still a character device", stat.S_ISCHR(os.stat("/dev/null").st_mode))
+
+
+# gen: specs otpu-gen refuses: (spec, words of its one line)
+GEN_ROWS = [("gen:dma:seed=1:count=100001", ["count", "100001"]),
+            ("gen:nosuch:seed=1:count=2", ["unknown family"]),
+            ("gen:dma:seed=1:count=2:FOO=1", ["FOO", "Config field"]),
+            ("gen:dma:seed=1:count=2:S=99", ["S=99"]),
+            ("gen:mm:seed=1:count=2:D=7", ["D=7"]),
+            ("gen:dma:seed=1:count=2:rev=nosuch", ["nosuch", "revision"]),
+            ("gen:dma:seed=1:count=2:rev=acf0c1c6:STREAM=1", ["STREAM", "acf0c1c6"]),
+            ("gen:stream:seed=1:count=2:DSTEP=0:STREAM=0", ["stream", "DSTEP"])]
+
+
+def gen_specs():
+    """each gen: spec asked of otpu-gen (the real one) before the first test: refused with its
+    one line, exit 2, no output folder made, no test run (as an argument; the first two on a
+    suite file's line after a good entry too); a good spec runs"""
+    env = {"OTPU_GEN": GEN}
+    for n, (spec, words) in enumerate(GEN_ROWS):
+        for how, arg in [("argument", spec)] + [("suite file", write(
+                path("gen-suites", f"{n}.suite"), f"{ONE}\n{spec}\n"))] * (n < 2):
+            out = path("o-gen", re.sub(r"[^a-z0-9]", "-", spec + how))
+            stub_ran()
+            rc, so, se = regress(*RUN[:5], out, arg, env=env)
+            lines = se.decode(errors="replace").splitlines()
+            check(f"{spec} ({how}): exit 2, one line, otpu-gen's words, nothing made or run",
+                  rc == 2 and len(lines) == 1 and "otpu-gen refuses" in lines[0] and
+                  all(w in lines[0] for w in words) and not os.path.exists(out) and
+                  not stub_ran(), f"exit {rc}: {se[-600:]!r}")
+            hygiene(f"{spec} ({how})", so, se)
+    rc, _, se = regress(*RUN[:5], path("o-gen-good"), "gen:dma:seed=1:count=2", env=env)
+    check("a good gen: spec: generated and run (exit 0, 2 tests)", rc == 0 and len(
+        results(path("o-gen-good"))) == 2, se[-600:])
+
+
+def db_tampered(base, name, sql):
+    """a copy of the history database base, changed by sql"""
+    p = shutil.copy(base, path("dbs", re.sub(r"[^a-z0-9]", "-", name) + ".db"))
+    db = sqlite3.connect(p)
+    db.executescript(sql)
+    db.commit()
+    db.close()
+    return p
+
+
+# rows otpu-regress did not write: (name, the SQL that makes one)
+HISTORY_ROWS = [
+    ("a name that is a blob", "UPDATE results SET name = X'00ff'"),
+    ("a status of neither", "UPDATE results SET status = 'maybe'"),
+    ("a failure of no kind", "UPDATE results SET status = 'fail'"),
+    ("a kind no result has", "UPDATE results SET status = 'fail', kind = 'weird'"),
+    ("a pass with a kind", "UPDATE results SET kind = 'crash'"),
+    ("a negative count", "UPDATE runs SET tests = -1"),
+    ("counts that do not add up", "UPDATE runs SET passed = 5, failed = 5, tests = 1"),
+    ("failures by kind nested deep", "UPDATE runs SET by_kind = '" + "[" * 5000 + "]" * 5000 +
+     "'"),
+    ("failures by kind a huge number", "UPDATE runs SET by_kind = '{\"crash\": " + "9" * 5000 +
+     "}'"),
+    ("failures by kind of text", "UPDATE runs SET by_kind = '{\"crash\": \"x\"}'"),
+    ("an endless wall time", "UPDATE runs SET wall = 1e999"),
+    ("a coverage of 1000 %", "UPDATE runs SET coverage = 1000"),
+    ("a result of no run", "INSERT INTO results VALUES (99, 'x/y', 'pass', NULL, 'pass', '')"),
+    ("a bucket of no run", "INSERT INTO buckets VALUES (99, 'crash/-', 'w', 1)"),
+    ("a bucket's count of text", "INSERT INTO buckets SELECT id, 'crash/-', 'w', 'many' FROM "
+     "runs"),
+]
+
+
+def history_rows():
+    """a history database holding a row otpu-regress did not write: found when it is opened,
+    before the first test (exit 2, one line; no test run, no page, no work/ left), by run (and
+    by history, every third row)"""
+    base = path("dbs", "base.db")
+    os.makedirs(os.path.dirname(base))
+    regress(*RUN[:3], base, *RUN[4:])
+    for n, (name, sql) in enumerate(HISTORY_ROWS):
+        db = db_tampered(base, name, sql)
+        out = path("o-db", str(n))
+        refused(f"history row: {name} (run)", ["run", "--no-coverage", "--db", db, "--out", out,
+                                               ONE], ["did not write"], no_test=True)
+        check(f"history row: {name} (run): no page, no results, no work/",
+              not any(os.path.exists(os.path.join(out, f)) for f in ("index.html", "work",
+                                                                      "results.jsonl")))
+        if n % 3 == 0:  # (the history command opens it the same way)
+            refused(f"history row: {name} (history)", ["history", "--db", db],
+                    ["did not write"])
+
+
+def moved_test():
+    """shard 1 holding shard 2's test too, shard 2 none: the total is right, the shares not"""
+    one, two = path("moved", "s1"), path("moved", "s2")
+    shutil.copytree(path("sh", "shard-1"), one)
+    shutil.copytree(path("sh", "shard-2"), two)
+    with open(os.path.join(two, "results.json")) as f:
+        doc2 = json.load(f)
+    with open(os.path.join(one, "results.json")) as f:
+        doc1 = json.load(f)
+    doc1["tests"] += doc2["tests"]
+    doc2["tests"] = []
+    write(os.path.join(one, "results.json"), json.dumps(doc1))
+    write(os.path.join(two, "results.json"), json.dumps(doc2))
+    return [one, two]
+
+
+def with_coverage(name, text):
+    """a copy of shard 1 with a coverage.json of text"""
+    d = tampered(name, lambda doc: json.dumps(doc))
+    write(os.path.join(d, "coverage.json"), text)
+    return d
+
+
+def merge_numbers():
+    """numbers of shards that do not agree with what they must, coverage.json nested too deeply,
+    of a number of thousands of digits or refused by otpu-cov: refused, nothing merged"""
+    s2 = path("sh", "shard-2")
+    cov_refuses = stub("otpu-cov-refuses", "#!/bin/sh\necho 'otpu-cov: not a coverage file' >&2"
+                                           "\nexit 2\n")
+    rows = [("a pass with exit status 1", [tampered("exit-1", edit(
+                lambda d: d["tests"][0].update(exit=1))), s2], ["exit status 1"], None),
+            ("a test longer than its run", [tampered("long", edit(
+                lambda d: d["tests"][0].update(time=d["run"]["wall_time"] + 100))), s2],
+             ["longer than the run"], None),
+            ("a test moved to the other shard", moved_test(), ["holds 2 tests", "has 1"], None),
+            ("coverage.json nested deep", [with_coverage("cov-deep", "[" * 100000 +
+                                                         "]" * 100000), s2],
+             ["coverage.json", "nested too deeply"], None),
+            ("coverage.json a number of 5000 digits", [with_coverage(
+                "cov-huge", '{"groups": ' + "9" * 5000 + "}"), s2], ["coverage.json", "not JSON"],
+             None),
+            ("coverage.json otpu-cov refuses", [with_coverage("cov-refused", '{"groups": 1}'),
+                                                s2], ["coverage.json", "not a coverage file"],
+             {"OTPU_COV": cov_refuses})]
+    for name, dirs, words, env in rows:
+        out = path("m-num-" + name.replace(" ", "-"))
+        refused(f"merge: {name}", ["merge", *dirs, "--out", out, "--db", "none"], words,
+                env=env)
+        check(f"merge: {name}: nothing written",
+              not os.path.exists(os.path.join(out, "results.json")))
+
+
+# test names that differ only in characters a folder name cannot keep as they are: each its own
+# repro folder, the plain ones as they always were
+NAME_BUNDLES = ["x y", "x_y", "x%20y", "x\\y", "x.y", "x:y", "x~y", "M" * 250]
+
+
+def colliding_names():
+    folder = path("names")
+    for n in NAME_BUNDLES:
+        write(os.path.join(bundle(folder, n), "name.txt"), n)
+    b_c, c = bundle(path("ents", "a"), "b_c"), bundle(path("ents", "b"), "c")
+    for b in (b_c, c):
+        write(os.path.join(b, "name.txt"), os.path.basename(b))
+    suite = write(path("names.suite"), f"{folder}\n{b_c} name=a\n{c} name=a_b\n"
+                                       f"{folder} name={'L' * 200}\n")
+    out = path("o-names")
+    run_row("names that differ only where a folder name cannot", [*RUN[:5], out, suite],
+            env={"STUB_EXIT": "1"})
+    r = results(out)
+    folders = [t["repro"] for t in r.values()]
+    check("names: every test has a result and a repro folder of its own",
+          len(r) == 2 * len(NAME_BUNDLES) + 2 and None not in folders and
+          len(set(folders)) == len(folders), sorted(folders))
+    check("names: each repro folder holds its own test's bundle", all(
+        read(os.path.join(out, t["repro"], "bundle"), "name.txt") ==
+        os.path.basename(t["bundle_path"]).encode() for t in r.values()), sorted(r))
+    check("names: plain names keep their folders (names_x_y, a_b_c)",
+          os.path.isdir(os.path.join(out, "repro", "names_x_y")) and
+          os.path.isdir(os.path.join(out, "repro", "a_b_c")))
+    check("names: every folder name within 255 bytes",
+          all(len(os.path.basename(f).encode()) <= 255 for f in folders))
+    check("names: summary, JUnit and the page written", all(
+        os.path.isfile(os.path.join(out, f)) for f in ("summary.json", "junit.xml",
+                                                       "index.html")))
+
+
+CONFIG = "".join(f"{k}={v}\n" for k, v in (("S", 1), ("D", 32), ("MCOLS", 8),
+                                           ("ACT_BLOCKS", 64), ("TMEM_WORDS", 65536),
+                                           ("DRAM_BYTES", 262144), ("IMEM_WORDS", 65536),
+                                           ("LANES", 8), ("PAIR", 0), ("DSTEP", 0),
+                                           ("STREAM", 0), ("ACT_ROWS", 0)))
+# a Config's bundles, the first ones malformed: (bundle, case.txt, its stub-exit, a FIFO in it,
+# the kind wanted, words of its message)
+CONFIG_ROWS = [
+    ("a-malformed", CONFIG + "expect=ok\nbogus line\n", "2", False, "bad-input", ""),
+    ("b-fifo", CONFIG + "expect=ok\n", "0", True, "bad-input", "FIFO"),
+    ("c-no-config", "expect=ok\n", "2", False, "bad-input", ""),
+    ("d-diverges", CONFIG + "expect=ok\n", "1", False, "divergence", ""),
+    ("e-passes", CONFIG + "expect=ok\n", "0", False, None, "pass"),
+    ("f-s99", CONFIG.replace("S=1\n", "S=99\n") + "expect=ok\n", "0", False, "bad-input",
+     "S=99"),
+]
+RTL_STUB = r"""#!/bin/sh
+# a stand-in for otpu-rtl: logs its arguments; refuses a bundle (as a malformed one) and S=99
+echo "$*" >>"$RTL_LOG"
+for a; do
+  case $a in
+    --bundle) echo "otpu-rtl: given a bundle" >&2; exit 2 ;;
+    S=99) echo "otpu-rtl: config S=99: slices must be 1..64" >&2; exit 2 ;;
+  esac
+done
+"""
+
+
+def config_bundles():
+    """a Config built from its fields, never from its first bundle: malformed first bundles are
+    each their own bad input, the others of the Config run (a divergence among them found), a
+    Config otpu-rtl refuses is each of its tests' own bad input"""
+    folder = path("cfg")
+    for name, case, status, fifo_in, _, _ in CONFIG_ROWS:
+        d = bundle(folder, name)
+        write(os.path.join(d, "case.txt"), case)
+        write(os.path.join(d, "stub-exit"), status)
+        if fifo_in:
+            fifo(os.path.join(d, "extra.txt"))
+    log = path("rtl.log")
+    out = path("o-cfg")
+    run_row("a Config whose first bundles are malformed", [*RUN[:5], out, folder],
+            env={"OTPU_RTL": stub("otpu-rtl-cfg", RTL_STUB), "RTL_LOG": log})
+    r = results(out)
+    for name, _, _, _, kind, words in CONFIG_ROWS:
+        t = r.get(f"cfg/{name}", {})
+        check(f"Config: {name} is judged on its own input ({kind or 'pass'})",
+              t.get("kind", "?") == kind and words in t.get("message", ""), t)
+    with open(log) as f:
+        calls = f.read()
+    check("Config: otpu-rtl built from the fields, never from a bundle",
+          "--bundle" not in calls and calls.count("build") == 2 and "S=1 D=32" in calls, calls)
+
+
+def deep_files():
+    """files nested deeper than a parser goes: a lock file's holder not said, mutation.json on
+    the page as a file that cannot be read; one line, never a traceback"""
+    out = path("o-deep")
+    regress(*RUN[:5], out, ONE)
+    write(os.path.join(out, "mutation.json"), "[" * 100000 + "]" * 100000)
+    rc, so, se = regress(*RUN[:5], out, ONE)
+    hygiene("mutation.json nested deep", so, se)
+    check("mutation.json nested deep: the run ends (exit 0), the page says it cannot be read",
+          rc == 0 and b"mutation.json cannot be read" in read(out, "index.html"), se[-400:])
+    lock = os.path.join(out, "otpu-regress.lock")
+    write(lock, "[" * 60000)
+    with open(lock) as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        refused("a lock file nested deep, held", [*RUN[:5], out, ONE],
+                ["in use", "does not say which"], no_test=True)
+
+
 def main():
     return TALLY.run((tool_gone, shard_folders, refusals, merge_refusals, fifo_lock,
                       locked_out, bad_files, exit_statuses, control_bytes, hostile_names,
-                      killed_shard, slurm_lost_task), tmp)
+                      killed_shard, slurm_lost_task, empty_values, foreign_out,
+                      inputs_inside_out, output_kinds, gen_specs, history_rows, merge_numbers,
+                      colliding_names, config_bundles, deep_files), tmp)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@
     buckets as one run (with the shards' shrunk repros), --no-shrink-buckets.
 (3) Bad input: --shrink-time values, a divergence.json without a signature, with a hostile one
     (control bytes, huge, of another shape), larger than its bound, a shard's buckets.json
-    tampered, databases of an older and of an unknown schema: exit 2 and one line, or the
+    tampered or of numbers that are not its failures' (a count, a member, a number, a shrink
+    that grew), databases of an older and of an unknown schema: exit 2 and one line, or the
     bucket defined for it; never a traceback.
 
 usage: test_regress_buckets.py OTPU_REGRESS SOURCE_ROOT"""
@@ -622,10 +623,26 @@ def shards(folder):
           a["repro"] and a["repro"]["confirmed"] and
           os.path.isfile(path("merged", a["repro"]["folder"], "bundle", "case.txt")) and
           a["command"].endswith(path("merged", a["repro"]["folder"], "bundle")), a)
-    # a shard's buckets.json tampered: the merge goes on, says so, uses none of its repros
+    # a shard's buckets.json tampered, or its numbers not those of the shard's failures: the
+    # merge goes on, says so, uses none of its repros
+    with open(path("sh", "s1", "buckets.json")) as f:
+        good = f.read()
+
+    def edited(fn):
+        doc = json.loads(good)
+        fn(doc["buckets"])
+        check("a tampered buckets.json differs from the shard's", json.dumps(doc) !=
+              json.dumps(json.loads(good)))
+        return json.dumps(doc)
     for name, text in (("not JSON", "{"), ("hostile", json.dumps(
             {"schema": buckets.BUCKETS_SCHEMA, "buckets": [{"n": 1, "key": "a/\x1b[2J"}]})),
-            ("another schema", json.dumps({"schema": "otpu-regress/buckets/9", "buckets": []}))):
+            ("another schema", json.dumps({"schema": "otpu-regress/buckets/9", "buckets": []})),
+            ("count one more", edited(lambda bs: bs[0].update(count=bs[0]["count"] + 1))),
+            ("test not the shard's", edited(lambda bs: bs[0].update(
+                tests=bs[0]["tests"][:-1] + ["zz/no-such-test"]))),
+            ("numbered from 2", edited(lambda bs: [b.update(n=b["n"] + 1) for b in bs])),
+            ("shrunk to more instructions", edited(lambda bs: [b["repro"].update(
+                instructions=[1, 50]) for b in bs if b["repro"]]))):
         d = path("tampered", name.replace(" ", "-"))
         shutil.copytree(path("sh", "s1"), d)
         write(os.path.join(d, "buckets.json"), text)

@@ -116,7 +116,7 @@ def lockstep_level(tmp):
     for name, args, words in (
             ("with --systemc", ["--code-coverage", dat, "--systemc"], ["--systemc"]),
             ("an unwritable folder", ["--code-coverage", "/nonexistent/x.dat"],
-             ["cannot be written"]),
+             ["--code-coverage", "/nonexistent", "does not exist"]),
             ("without FILE", ["--code-coverage"], ["needs a FILE"])):
         p = run([LOCKSTEP, "run", ld, "--report", os.path.join(tmp, "r1"), *args])
         lines = p.stderr.strip().splitlines()

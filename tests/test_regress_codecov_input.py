@@ -4,7 +4,9 @@ are stub scripts (otpu-lockstep writes a fixture .dat, or a bad one, where --cod
 says), verilator_coverage and genhtml the real ones (scripts/setup installs them), so the whole
 file runs in seconds.
 
-The tables: REFUSALS (a tool missing, bad shard files at merge) want exit status 2, exactly one
+The tables: REFUSALS (a tool missing, bad shard files at merge: a tests.json of another shape,
+nested too deeply, of a number of thousands of digits, or counting more tests than its shard
+ran) want exit status 2, exactly one
 stderr line holding the words, no test run or nothing merged; RUN_ROWS (a test's .dat a FIFO,
 /dev/zero, huge, not Verilator's format, missing; a tool failing after the tests) want the run to
 go on with the tests' exit status, one stderr line naming what was left out or why there is no
@@ -200,6 +202,23 @@ def refusals():
          ["tests.json"]),
         ("tests.json another schema", replace("tests.json", lambda p: write(
             p, json.dumps({"schema": "x/1", "tests": 1}))), ["tests.json"]),
+        ("tests.json more tests than the shard ran", replace("tests.json", lambda p: write(
+            p, json.dumps({"schema": "otpu-regress/code-coverage/1", "tests": 1000000}))),
+         ["tests.json", "1000000", "the shard ran 1 tests"]),
+        ("tests.json nested deep", replace("tests.json", lambda p: write(
+            p, "[" * 100000 + "]" * 100000)), ["tests.json", "not otpu-regress's"]),
+        ("tests.json a number of 5000 digits", replace("tests.json", lambda p: write(
+            p, '{"schema": "otpu-regress/code-coverage/1", "tests": ' + "9" * 5000 + "}")),
+         ["tests.json", "not otpu-regress's"]),
+        ("tests.json 1e999", replace("tests.json", lambda p: write(
+            p, '{"schema": "otpu-regress/code-coverage/1", "tests": 1e999}')),
+         ["tests.json", "not otpu-regress's"]),
+        ("tests.json a count of text", replace("tests.json", lambda p: write(
+            p, json.dumps({"schema": "otpu-regress/code-coverage/1", "tests": "1"}))),
+         ["tests.json", "not otpu-regress's"]),
+        ("tests.json true", replace("tests.json", lambda p: write(
+            p, json.dumps({"schema": "otpu-regress/code-coverage/1", "tests": True}))),
+         ["tests.json", "not otpu-regress's"]),
         ("code-coverage a file", lambda d: (shutil.rmtree(d), write(d, "x")),
          ["code-coverage", "merged.dat"]),
     ]

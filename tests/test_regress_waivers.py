@@ -3,7 +3,10 @@
 planted by plusargs (a VPU bit flip and a dropped DMA write) stand for two known differences.
 
 (1) Bad waiver files (a table: file, exit status, words of the one line): refused before any
-    test runs, nothing written.
+    test runs, nothing written; among them every signature that does not name one known
+    difference (wildcards alone, a kind that is no verdict on the bundle: bad input, a crash, a
+    timeout...; a kind with a wildcard, the parts of another kind's key, in a list too) and
+    files nested too deeply or holding a number of thousands of digits.
 (2) A night with a waiver for the VPU fault only and one that matches nothing: the VPU
     failure is waived (results.json, JUnit skipped with the reason, the page, not shrunk), the
     DMA one is new and fails the run (exit 1), the unused waiver is reported stale.
@@ -77,14 +80,34 @@ def bad_input():
         ("number-link", ok.replace('link = "l"', "link = 3"), "'link' must be a non-empty"),
         ("empty-list", ok.replace('"wrong-value/VPU/VOP/TMEM/*"', "[]"),
          "'signature' must be a non-empty"),
-        ("list-bad-key", ok.replace('"wrong-value/VPU/VOP/TMEM/*"', '["a/b", "a b"]'),
+        ("list-bad-key", ok.replace('"wrong-value/VPU/VOP/TMEM/*"',
+                                    '["wrong-value/VPU/VOP/TMEM/*", "a b"]'),
          "'a b' is not a bucket key"),
+        ("deep", ok + "x = " + "[" * 600 + "]" * 600 + "\n", "nested too deeply"),
+        ("deep-inline", ok + "x = " + "{a = " * 600 + "1" + "}" * 600 + "\n", "nested too deeply"),
+        ("huge-number", ok.replace('link = "l"', "link = " + "9" * 5000), "not TOML"),
+        ("datetime-why", ok.replace('why = "w"', "why = 1979-05-27T07:32:00Z"), "'why'"),
     ]
-    for name, text, words in rows:
+    # signatures that do not name one known difference: each alone, and in a list after a
+    # good one
+    for sig in ("*/*", "*/*/*/*/*", "*/*/*/*/*/*/*/*", "wrong-value/*/*/*/*",
+                "wrong-value/**/*/*/*", "unexpected-outcome/*", "bad-input/bundle",
+                "bad-input/*", "bad-input/tool", "crash/no-result", "crash/signal-11",
+                "crash/*", "timeout/wall-clock", "timeout/-", "build-failed/-",
+                "divergence/no-report", "divergence/*/*/*/*", "*-value/VPU/VOP/TMEM/value",
+                "wrong-*/VPU/VOP/TMEM/value", ".*/VPU/VOP/TMEM/value", "*/VPU/VOP/TMEM/value",
+                "wrong_value/VPU/VOP/TMEM/value", "wrong-value/VPU/VOP",
+                "wrong-value/VPU/VOP/TMEM/value/x", "unexpected-outcome/error-vs-clean/x",
+                "hang/*/*/*/*", "wrong-value/*/*/*/?", "wrong-value/?/?/?/?*"):
+        for how, value in (("", json.dumps(sig)),
+                           (" in a list", json.dumps(["wrong-value/VPU/VOP/TMEM/*", sig]))):
+            rows.append((f"sig {sig}{how}", ok.replace('"wrong-value/VPU/VOP/TMEM/*"', value),
+                         f"signature '{sig}' does not name one known difference"))
+    for i, (name, text, words) in enumerate(rows):
         path = text if isinstance(text, str) and text.startswith("/") else \
-            write(os.path.join(WORK, f"bad-{name}.toml"), text,
+            write(os.path.join(WORK, f"bad-{i}.toml"), text,
                   "wb" if isinstance(text, bytes) else "w")
-        out = os.path.join(WORK, f"out-bad-{name}")
+        out = os.path.join(WORK, f"out-bad-{i}")
         p = regress(REGRESS, "run", SUITE, "--out", out, "--db", "none", "--waivers", path)
         lines = p.stderr.strip().splitlines()
         check(p.returncode == 2 and len(lines) == 1 and words in lines[0] and

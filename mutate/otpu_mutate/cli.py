@@ -7,10 +7,11 @@ import os
 import re
 import signal
 import socket
+import stat
 import sys
 import time
 
-from otpu_regress import procs
+from otpu_regress import outputs, procs
 
 from . import mutants as ml
 from . import programs, report, runner, trees
@@ -70,10 +71,18 @@ def _setting(s):
     return s
 
 
+def _given(s):
+    """a path that is not empty (an unset variable's empty value would otherwise mean the
+    default, or the current folder)"""
+    if not s:
+        raise argparse.ArgumentTypeError("an empty value (an unset variable?)")
+    return s
+
+
 def _families(s):
-    fams = [f.strip() for f in (s or "").split(",") if f.strip()]
+    fams = [f.strip() for f in (s or "").split(",")]
     bad = [f for f in fams if f not in programs.FAMILIES]
-    if not fams or bad:
+    if bad:
         raise argparse.ArgumentTypeError(f"'{visible(s)}': families are a comma-separated list "
                                          f"of {','.join(programs.FAMILIES)}")
     if len(set(fams)) != len(fams):
@@ -91,14 +100,16 @@ def parser():
     p = _Parser(prog="otpu-mutate", description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     a = p.add_argument
-    a("--mutants", metavar="FILE", help="the mutant list (default: mutate/mutants.txt)")
-    a("--equivalent", metavar="FILE",
+    a("--mutants", metavar="FILE", type=_given,
+      help="the mutant list (default: mutate/mutants.txt)")
+    a("--equivalent", metavar="FILE", type=_given,
       help="the reviewed equivalences (default: mutate/equivalent.txt)")
-    a("--only", metavar="ID,...", help="run only these mutants (the whole list is still checked)")
+    a("--only", metavar="ID,...", help="run only these mutants (the whole list is still checked; "
+      "a list that names none is bad usage)")
     a("--list", action="store_true",
       help="check the lists against the sources, print the mutants and exit")
-    a("--source", metavar="DIR", help="the source tree whose RTL is mutated (default: the one "
-      "otpu-mutate belongs to)")
+    a("--source", metavar="DIR", type=_given, help="the source tree whose RTL is mutated "
+      "(default: the one otpu-mutate belongs to)")
     a("--families", type=_families, default=list(programs.FAMILIES), metavar="LIST",
       help="otpu-gen families (default: " + ",".join(programs.FAMILIES) + ")")
     a("--seed", type=_int(0, 2 ** 63), default=1, help="otpu-gen's seed (default 1)")
@@ -106,19 +117,21 @@ def parser():
     a("--config", type=_setting, action="append", metavar="K=V",
       help="a Config field of the generated programs, over " + " ".join(DEFAULT_SETTINGS) +
       " (repeat it)")
-    a("--golden", metavar="DIR", help="the golden vectors (default: $OTPU_VECTORS_DIR/isa, else "
-      "<source>/../shared/vectors/isa); the bundles of the Config most of them share are run")
+    a("--golden", metavar="DIR", type=_given, help="the golden vectors (default: "
+      "$OTPU_VECTORS_DIR/isa, else <source>/../shared/vectors/isa); the bundles of the Config "
+      "most of them share are run")
     a("--no-golden", action="store_true", help="no golden vectors (one build per mutant)")
     a("--golden-count", type=_int(0, 100000), default=0, metavar="N",
       help="at most N golden bundles (default 0: all of that Config)")
-    a("--cache", metavar="DIR", help="the RTL build cache (default: $OTPU_RTL_CACHE, else the "
-      "per-user cache ~/.cache/otpu-lockstep/rtl)")
-    a("--work", metavar="DIR", help="the mutant trees and programs (default: "
+    a("--cache", metavar="DIR", type=_given, help="the RTL build cache (default: "
+      "$OTPU_RTL_CACHE, else the per-user cache ~/.cache/otpu-lockstep/rtl)")
+    a("--work", metavar="DIR", type=_given, help="the mutant trees and programs (default: "
       "~/.cache/otpu-lockstep/mutate); stable paths keep the builds cached")
-    a("--json", metavar="FILE", default="mutation.json", help="the results (default "
-      "./mutation.json); when FILE's folder holds otpu-regress's index.html, its mutation "
-      "section is updated")
-    a("--text", metavar="FILE", help="the text report (default: --json's name with .txt)")
+    a("--json", metavar="FILE", default="mutation.json", type=_given,
+      help="the results (default ./mutation.json: a regular file or a new one, replaced whole); "
+      "when FILE's folder holds otpu-regress's index.html, its mutation section is updated")
+    a("--text", metavar="FILE", type=_given,
+      help="the text report (default: --json's name with .txt)")
     a("-j", "--jobs", type=_int(1, 64), default=1, help="families run at once (default 1)")
     a("--timeout", type=_int(1, 86400), default=300, metavar="S",
       help="wall-clock limit of one lockstep run (default 300 s)")
@@ -129,9 +142,9 @@ def parser():
     a("--min-score", type=_percent, default=0.0, metavar="P",
       help="exit 1 when the generated programs kill less than P %% of the scored mutants "
       "(default 0: never)")
-    a("--lockstep", metavar="PATH", help="otpu-lockstep (default $OTPU_LOCKSTEP)")
-    a("--rtl", metavar="PATH", help="otpu-rtl (default $OTPU_RTL)")
-    a("--gen", metavar="PATH", help="otpu-gen (default $OTPU_GEN)")
+    a("--lockstep", metavar="PATH", type=_given, help="otpu-lockstep (default $OTPU_LOCKSTEP)")
+    a("--rtl", metavar="PATH", type=_given, help="otpu-rtl (default $OTPU_RTL)")
+    a("--gen", metavar="PATH", type=_given, help="otpu-gen (default $OTPU_GEN)")
     return p
 
 
@@ -157,7 +170,15 @@ def _dir_arg(path, what):
 
 def _lock(work):
     path = os.path.join(work, "otpu-mutate.lock")
-    f = open(path, "a+")
+    try:  # (no link followed, no wait on a FIFO put there)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     0o644)
+    except OSError as e:
+        raise UsageError(f"--work '{visible(work)}': its lock file: {e.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{visible(path)}: the lock file is not a regular file; remove it")
+    f = os.fdopen(fd, "r+")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -314,9 +335,10 @@ def run(argv):
     text_path = os.path.abspath(args.text or (json_path[:-5] if json_path.endswith(".json")
                                               else json_path) + ".txt")
     for p, what in ((json_path, "--json"), (text_path, "--text")):
-        if os.path.isdir(p):
-            raise UsageError(f"{what} '{visible(p)}' is a folder")
         _dir_arg(os.path.dirname(p), f"{what}'s folder")
+        outputs.check(p, what)  # a regular file or none: a FIFO or /dev/null is not replaced
+    if os.path.realpath(json_path) == os.path.realpath(text_path):
+        raise UsageError(f"--json and --text are one file: {visible(json_path)}")
     lock = _lock(work)  # held until the process ends
     procs.on_signals((signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -389,8 +411,7 @@ def run(argv):
     doc = report.document(runrec, records, list(args.families), bool(gold_progs))
     report.write_json(json_path, doc)
     txt = report.text(doc)
-    with open(text_path, "w", encoding="utf-8") as f:
-        f.write(txt)
+    outputs.write(text_path, txt)
     sys.stdout.write(txt)
     log(f"results: {json_path}, {text_path}")
     _refresh_page(json_path, source, log)
@@ -417,3 +438,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         procs.stop_all()
         return 130
+    except OSError as e:  # a place that stopped being writable, a full disk
+        where = f"{visible(e.filename)}: " if e.filename else ""
+        print(f"otpu-mutate: {where}{visible(e.strerror or e)}", file=sys.stderr)
+        return 2

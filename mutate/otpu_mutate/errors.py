@@ -1,9 +1,7 @@
 """Bad usage or bad input (exit status 2): one line naming the argument, the file and line, or
-the mutant, and what is wrong. Nothing else is raised for bad input."""
-
-
-class UsageError(Exception):
-    """bad usage or bad input: one line"""
+the mutant, and what is wrong. Nothing else is raised for bad input: it is otpu-regress's class
+(its outputs module, which otpu-mutate writes its files with, raises it too)."""
+from otpu_regress.errors import UsageError  # noqa: F401 (otpu-mutate's modules import it here)
 
 
 def visible(s):

@@ -163,12 +163,19 @@ def read_equivalent(path, mutants):
 
 
 def select(mutants, only):
-    """the mutants named by --only (comma-separated ids), in the list's order"""
-    if not only:
+    """the mutants named by --only (comma-separated ids; None: every one), in the list's order;
+    a list that names none (an empty variable) or one twice is bad usage"""
+    if only is None:
         return mutants
-    want = [x.strip() for x in only.split(",") if x.strip()]
+    want = [x.strip() for x in only.split(",")]
+    if not any(want):
+        raise UsageError(f"--only '{visible(only)}' names no mutant (give ids, or leave --only "
+                         "out to run them all)")
     ids = {m.id for m in mutants}
-    for w in want:
+    for i, w in enumerate(want):
         if w not in ids:
-            raise UsageError(f"--only: unknown mutant '{visible(w)}'")
+            raise UsageError(f"--only: unknown mutant '{visible(w)}'" if w else
+                             f"--only '{visible(only)}': an empty id")
+        if w in want[:i]:
+            raise UsageError(f"--only: mutant {w} is named twice")
     return [m for m in mutants if m.id in set(want)]

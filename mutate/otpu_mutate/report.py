@@ -9,6 +9,8 @@ together, and the golden vectors alone."""
 import json
 import os
 
+from otpu_regress import outputs
+
 from .programs import GOLDEN
 
 SCHEMA = "otpu-mutate/1"
@@ -58,13 +60,8 @@ def document(run, mutants, families, with_golden):
 
 
 def write_json(path, doc):
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    """the whole file at path (a regular file or none: outputs.check has held it to that)"""
+    outputs.write(path, json.dumps(doc, indent=1) + "\n")
 
 
 def _pct(s):

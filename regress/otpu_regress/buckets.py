@@ -43,7 +43,7 @@ import time
 from types import SimpleNamespace
 from urllib.parse import quote
 
-from . import charts, files, outcome, places, procs, schema, waivers
+from . import charts, files, outcome, outputs, places, procs, schema, waivers
 from .repro import report_env, repro_sh
 from .schema import Invalid, integer, list_of, nullable, number, record, string
 from .text import one_line, visible
@@ -513,32 +513,45 @@ BUCKETS_FILE = record({"schema": schema.one_of(BUCKETS_SCHEMA),
 
 
 def write(out, groups):
-    path = os.path.join(out, "buckets.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump({"schema": BUCKETS_SCHEMA, "buckets": groups}, f, indent=1)
-    os.replace(path + ".tmp", path)
+    outputs.write(os.path.join(out, "buckets.json"),
+                  json.dumps({"schema": BUCKETS_SCHEMA, "buckets": groups}, indent=1))
 
 
-def read(path):
-    """the BUCKETs of a buckets.json (schema.Invalid or files.BadFile when it is not one)"""
+def read(path, merged=None):
+    """the BUCKETs of a buckets.json (schema.Invalid or files.BadFile when it is not one, or
+    its numbers do not agree: numbered 1..N, each key once, a count its tests', a shrink that
+    added no instruction; merged: {key: the test names of that bucket} the shard's buckets are
+    part of)"""
     doc = schema.parse(files.read_text(path, files.RESULTS), path)
     try:
-        return BUCKETS_FILE(doc, "")["buckets"]
+        found = BUCKETS_FILE(doc, "")["buckets"]
     except Invalid as e:
         raise Invalid(f"{path}: {str(e).lstrip('.: ')}") from None
+    for i, b in enumerate(found):
+        r, where = b["repro"], f"{path}: buckets[{i}]"
+        if b["n"] != i + 1 or b["key"] in (x["key"] for x in found[:i]):
+            raise Invalid(f"{where}: not bucket {i + 1} of its own key")
+        if b["count"] != len(set(b["tests"])) or len(b["tests"]) != b["count"] or (
+                merged is not None and not set(b["tests"]) <= merged.get(b["key"], set())):
+            raise Invalid(f"{where}: its count is not its tests', or they are not the "
+                          "shard's failures of its key")
+        if r and r["instructions"] and r["instructions"][1] > r["instructions"][0]:
+            raise Invalid(f"{where}.repro: shrunk to more instructions than it had")
+    return found
 
 
-def from_shards(dirs, work, log):
+def from_shards(dirs, work, log, groups=()):
     """the shards' shrunk repros, {key: RESULT} (each copied into work), for a merge: of a
     bucket several shards shrank, the one that failed the same way again, then the smallest;
-    a shard's buckets.json that cannot be read is said in one line and its repros unused"""
-    best = {}
+    a shard's buckets.json that cannot be read, or that does not agree with the merged
+    buckets (groups), is said in one line and its repros unused"""
+    best, merged = {}, {b["key"]: set(b["tests"]) for b in groups}
     for d in dirs:
         path = os.path.join(d, "buckets.json")
         if not os.path.lexists(path):
             continue
         try:
-            shard_buckets = read(path)
+            shard_buckets = read(path, merged)
         except (files.BadFile, Invalid) as e:
             log(f"otpu-regress: {visible(e)}; that shard's shrunk repros are not used")
             continue
@@ -591,7 +604,7 @@ def settle(out, run, groups, shrinker, log):
         found, why = shrinker.results()
         place(out, groups, found, why, shrinker.confirm, shrinker.tools["lockstep"], log)
     elif run.get("merged"):
-        found = from_shards(run["merged"], os.path.join(out, "work", "buckets"), log)
+        found = from_shards(run["merged"], os.path.join(out, "work", "buckets"), log, groups)
         place(out, groups, found, {}, None, None, log)
     else:
         place(out, groups, {}, {}, None, None, log)

@@ -8,12 +8,11 @@ import os
 import shlex
 import socket
 import sqlite3
-import subprocess
 import sys
 import time
 
 from . import buckets, history, identity, places, procs, progress, report, rounds, runner, suite
-from . import codecov, waivers
+from . import codecov, gen, waivers
 from .errors import UsageError
 from .finish import finish
 from .merge import merge_dirs
@@ -21,7 +20,7 @@ from .number import number
 from .results import RUN_SCHEMA
 from .slurm_run import run_on_slurm
 from .text import visible, visible_lines
-from .tools import tools_from_env
+from .tools import TOOLS, tools_from_env
 
 EPILOG = """exit status: 0 every test passed, 1 a test failed, 2 bad usage or bad input.
 The tools come from $OTPU_LOCKSTEP, $OTPU_RTL, $OTPU_GEN, $OTPU_COV, $OTPU_SHRINK, else from
@@ -38,28 +37,6 @@ def now_iso():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def generate(tests, tools, gen_root, log):
-    """write the bundles of the gen entries these tests need; {entry name: problem}"""
-    problems = {}
-    for e in {t.entry.name: t.entry for t in tests if t.entry.gen}.values():
-        g = e.gen
-        folder = os.path.join(gen_root, e.name)
-        places.remove(folder)
-        os.makedirs(gen_root, exist_ok=True)
-        log(f"otpu-regress: generating {g.count} {g.family} programs (seed {g.seed}" +
-            (f", from index {g.first}, toward the bins still empty" if g.cover else "") + ")")
-        p = subprocess.run([tools["gen"], g.family, "--seed", str(g.seed), "--count",
-                            str(g.count), "--out", folder, *(["--rev", g.rev] if g.rev else []),
-                            *(["--data", g.data] if g.data else []),
-                            *(["--first", str(g.first)] if g.first else []),
-                            *(["--cover", g.cover] if g.cover else []),
-                            *g.overrides], capture_output=True, encoding="utf-8",
-                           errors="surrogateescape")
-        if p.returncode:
-            problems[e.name] = (p.stderr.strip().splitlines() or ["otpu-gen failed"])[-1]
-    return problems
-
-
 def cmd_run(a, log):
     if a.slurm and a.shard:
         raise UsageError("--shard and --slurm do not go together (--slurm makes the shards)")
@@ -69,6 +46,11 @@ def cmd_run(a, log):
     out = os.path.abspath(a.out)
     tests = suite.load(a.suites, os.path.join(out, "bundles"))
     a.waiver_list = waivers.load(a.waivers)
+    places.check_inputs(out, [("the suite", s) for s in a.suites if not s.startswith("gen:")] +
+                        [("--waivers", a.waivers), ("--db", a.db)] +
+                        [(f"${v}", tools[k]) for k, v in TOOLS.items()], tests,
+                        a.tasks if a.slurm else 0)
+    gen.check(tests, tools["gen"])
     ident = identity.of(tests, tools)
     places.claim(out)
     db = history.connect(a.db) if a.db else None
@@ -92,7 +74,8 @@ def cmd_run(a, log):
         names.extend(t.name for t in round_tests)
         report.write_json(os.path.join(out, "run.json"),  # what a merge of a killed run needs
                           {"schema": RUN_SCHEMA, "run": run, "tests": names})
-        gen_problems = generate(round_tests, tools, os.path.join(out, "bundles"), log)
+        gen_problems = gen.generate(round_tests, tools["gen"], os.path.join(out, "bundles"),
+                                    log)
         prog = progress.Progress(len(round_tests))
 
         def on_result(rec):
@@ -130,6 +113,8 @@ def cmd_merge(a, log):
     tools = tools_from_env(("cov",))
     out = os.path.abspath(a.out)
     waiver_list = waivers.load(a.waivers)
+    places.check_inputs(out, [("the shard folder", d) for d in a.dirs] +
+                        [("--waivers", a.waivers), ("--db", a.db), ("$OTPU_COV", tools["cov"])])
     places.claim(out)
     db = history.connect(a.db) if a.db else None
     return merge_dirs(a.dirs, out, db, log, tools, waiver_list=waiver_list)
@@ -152,6 +137,14 @@ def shard_arg(s):
     n = count("N", 1, MAX_SHARDS)(n)
     i = count("I", 1, n)(i)
     return i, n
+
+
+def given(s):
+    """an argparse type: a path or a name that is not empty (an unset variable's empty value
+    would otherwise mean the current folder, or the default)"""
+    if not s:
+        raise argparse.ArgumentTypeError("an empty value (an unset variable?)")
+    return s
 
 
 def words(s):
@@ -182,20 +175,21 @@ def parser():
                        "tests run (--shrink-time), into buckets/N with its one-line command.",
                        epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.add_argument("suites", nargs="+", metavar="SUITE")
+    r.add_argument("suites", nargs="+", metavar="SUITE", type=given)
     r.add_argument("-j", "--jobs", type=count("-j", 1, MAX_JOBS),
                    default=min(os.cpu_count() or 1, MAX_JOBS),
                    help=f"tests at once, 1..{MAX_JOBS} (default: the core count)")
     r.add_argument("--timeout", type=count("--timeout", 1, MAX_TIMEOUT), default=600,
                    help="wall-clock seconds per test (default 600)")
     r.add_argument("--shard", type=shard_arg, help="run the I-th of N deterministic shares")
-    r.add_argument("--out", default="regress-out", help="output folder (default regress-out)")
-    r.add_argument("--db", help="history database (default regress.db beside --out; "
-                   "'none': no history)")
+    r.add_argument("--out", default="regress-out", type=given,
+                   help="output folder: new, empty, or an earlier run's (default regress-out)")
+    r.add_argument("--db", type=given, help="history database (default regress.db beside "
+                   "--out; 'none': no history)")
     r.add_argument("--slurm", action="store_true", help="run as a Slurm array job and merge")
     r.add_argument("--tasks", type=count("--tasks", 1, MAX_TASKS), default=4,
                    help=f"with --slurm: array tasks (shards), 1..{MAX_TASKS}, default 4")
-    r.add_argument("--partition", help="with --slurm: the partition")
+    r.add_argument("--partition", type=given, help="with --slurm: the partition")
     r.add_argument("--sbatch-args", type=words, default=[], help="with --slurm: more sbatch "
                    "options")
     r.add_argument("--shrink", action="store_true", help="shrink each divergence's bundle "
@@ -228,18 +222,19 @@ def parser():
     r.add_argument("--budget", type=count("--budget", 1, MAX_TIMEOUT),
                    help="with --rounds: start no round the wall-clock SECONDS left would not "
                    "hold (judged by the last round's time)")
-    r.add_argument("--waivers", metavar="FILE", help=WAIVERS_HELP)
+    r.add_argument("--waivers", metavar="FILE", type=given, help=WAIVERS_HELP)
     h = sub.add_parser("history", help="new failures, fixes, still failing, flaky tests; the "
                        "latest run's failure buckets: new, back and gone")
-    h.add_argument("--db", default="regress.db")
+    h.add_argument("--db", default="regress.db", type=given)
     h.add_argument("--runs", type=count("--runs", 1, 1 << 20), default=30,
                    help="runs looked at for flaky tests (default 30)")
     m = sub.add_parser("merge", help="merge the shard output folders of one run into one "
                        "(their functional and RTL code coverage too)")
-    m.add_argument("dirs", nargs="+", metavar="DIR")
-    m.add_argument("--out", required=True)
-    m.add_argument("--db", help="history database (default regress.db beside --out; 'none')")
-    m.add_argument("--waivers", metavar="FILE", help=WAIVERS_HELP)
+    m.add_argument("dirs", nargs="+", metavar="DIR", type=given)
+    m.add_argument("--out", required=True, type=given)
+    m.add_argument("--db", type=given,
+                   help="history database (default regress.db beside --out; 'none')")
+    m.add_argument("--waivers", metavar="FILE", type=given, help=WAIVERS_HELP)
     return p
 
 
@@ -269,6 +264,7 @@ def main(argv=None):
         print(f"otpu-regress: {where}{visible(e.strerror or e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        procs.stop_all()  # (children run in sessions of their own: no SIGINT reached them)
         print("otpu-regress: interrupted; the tests that ran are in results.jsonl",
               file=sys.stderr)
         return 130

@@ -26,9 +26,9 @@ import re
 import shutil
 from urllib.parse import quote
 
-from . import files, procs
+from . import files, procs, schema
 from .errors import UsageError
-from .suite import safe_name
+from .names import safe_name
 from .text import one_line, visible
 
 FOLDER = "code-coverage"                 # in the output folder
@@ -263,23 +263,26 @@ class Shards:
     checked when made (before merge writes anything: BadFile, exit status 2); shards without
     one add no test's points"""
 
-    def __init__(self, folders):
+    def __init__(self, shards):
+        """shards: (folder, the number of tests it ran) each"""
         self.inputs, self.merged, self.tool = [], 0, None
-        for folder in folders:
+        for folder, ran in shards:
             d = os.path.join(folder, FOLDER)
             if not os.path.lexists(d):
                 continue
             data, meta = os.path.join(d, DATA), os.path.join(d, TESTS)
             check_dat(data)
             try:
-                doc = json.loads(files.read_text(meta, LIMIT))
-            except ValueError:
+                doc = schema.parse(files.read_text(meta, LIMIT), meta)
+            except schema.Invalid:
                 doc = None
             n = doc.get("tests") if isinstance(doc, dict) and doc.get("schema") == SCHEMA \
                 else None
             if type(n) is not int or not 0 <= n <= 1 << 40 or len(doc) != 2:
                 raise files.BadFile(f"{meta}: not otpu-regress's {TESTS} "
                                     f'({{"schema": "{SCHEMA}", "tests": N}})')
+            if n > ran:  # (its points are of the tests it ran, no more)
+                raise files.BadFile(f"{meta}: {n} tests' points, but the shard ran {ran} tests")
             self.inputs.append(data)
             self.merged += n
         if self.inputs:

@@ -1,6 +1,7 @@
 """The run's functional coverage: each test's file (otpu-lockstep --coverage) merged with
-otpu-cov into coverage.json, and its overall figure. otpu-cov refusing a file (one from a
-tampered shard) costs the run its coverage figure, with one line saying why, not its results."""
+otpu-cov into coverage.json, and its overall figure. otpu-cov failing costs the run its coverage
+figure, with one line saying why, not its results; a shard's coverage.json is checked before a
+merge writes anything (check: strict JSON of bounded nesting, and otpu-cov reads it)."""
 import json
 import os
 import re
@@ -8,7 +9,8 @@ import shutil
 import subprocess
 import tempfile
 
-from . import files
+from . import files, schema
+from .errors import UsageError
 from .text import visible
 
 
@@ -22,7 +24,17 @@ def _cov(cmd):
     if p.returncode == 0:
         return p.stdout
     why = (p.stderr.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
-    raise CoverageError(f"otpu-regress: no coverage figure: otpu-cov {cmd[1]}: {visible(why)}")
+    raise CoverageError(f"otpu-cov {cmd[1]}: {visible(why)}")
+
+
+def check(cov_tool, path):
+    """UsageError unless the coverage file at path (a shard's coverage.json) is one: a regular
+    file of its bound, strict JSON of bounded nesting and numbers, that otpu-cov reads"""
+    schema.parse(files.read_text(path, files.OTHER), path)
+    try:
+        _cov([cov_tool, "report", path])
+    except CoverageError as e:
+        raise UsageError(f"{path}: {e}") from None
 
 
 def merge(cov_tool, files, out):
@@ -78,5 +90,5 @@ def of(cov_tool, cov_files, out, log):
         t = totals(cov_tool, path)
         return dict(t, **holes(path)) if t else None
     except CoverageError as e:
-        log(str(e))
+        log(f"otpu-regress: no coverage figure: {e}")
         return None

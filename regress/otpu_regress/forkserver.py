@@ -6,7 +6,9 @@ simulator would; the server never runs a test itself, so a crash or a hang stays
 
 Only a pass is taken from a server: any other outcome (a divergence, bad input, a crash) is run
 again through otpu-lockstep, whose verdict, report, waveform and repro are the ones recorded, so
-a failure reads the same with or without servers. A timeout is the server's (the same limit)."""
+a failure reads the same with or without servers. A timeout is the server's (the same limit).
+A server's runs die with it (rtl_serve.h), and otpu-regress stopped by a signal kills them
+before their server (procs.stop_all): no run goes on writing into the output folder."""
 import os
 import subprocess
 import threading

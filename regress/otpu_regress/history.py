@@ -2,13 +2,17 @@
 say what is new since the one before, what was fixed, what still fails (since when) and which
 tests are flaky (pass and fail on the same input). The database is checked when it is opened,
 before any test runs: an SQLite file with only otpu-regress's tables (or a new one), writable
-when a run will write it. Rows are checked as they are read: a tampered row is bad input."""
+when a run will write it, every row of it one otpu-regress wrote (_check_rows: all of it, when it
+is opened, so that a tampered row is bad input found before the first test, not after the
+last); rows are checked again as they are read."""
 import json
+import math
 import os
 import sqlite3
 
-from . import files
+from . import files, schema
 from .errors import UsageError
+from .outcome import KINDS
 from .text import visible
 
 SCHEMA = """
@@ -65,6 +69,7 @@ def connect(path, create=True):
         for t in sorted(tables & set(COLUMNS)):
             if [r[1] for r in db.execute(f"PRAGMA table_info({t})")] != COLUMNS[t]:
                 raise HistoryError(f"--db {path}: table {t} is not otpu-regress's")
+        _check_rows(db, path, tables)
         if create:
             db.executescript(SCHEMA)
             db.execute("BEGIN IMMEDIATE")  # writable: a row written and taken back
@@ -74,6 +79,53 @@ def connect(path, create=True):
     except sqlite3.Error as e:
         raise HistoryError(f"--db {path}: not a usable otpu-regress history database "
                            f"({e})") from None
+
+
+def _count(v):
+    return type(v) is int and 0 <= v < 1 << 62
+
+
+def _text(v):
+    return type(v) is str and len(v) <= 1 << 20
+
+
+def _opt(test):
+    return lambda v: v is None or test(v)
+
+
+def _real(hi):
+    return lambda v: type(v) in (int, float) and math.isfinite(v) and 0 <= v <= hi
+
+
+# what otpu-regress writes into each column (record below): every row is held to it when the
+# database is opened, before the first test, so that a row it did not write is found then
+ROW = {"runs": (_count, _text, _opt(_text), _opt(_text), _opt(_count), _opt(_count),
+                _opt(_count), _opt(_real(1e12)), _opt(_real(100)),
+                _opt(lambda v: _by_kind(v, None) is not None)),
+       "results": (_count, _text, lambda v: v in ("pass", "fail"), _opt(lambda v: v in KINDS),
+                   _opt(_text), _opt(_text)),
+       "buckets": (_count, _text, _text, _count)}
+
+
+def _check_rows(db, path, tables):
+    """HistoryError naming the first row of the tables (those of ROW there) that otpu-regress
+    did not write: a value of another type or range, a result's kind that is not its status's,
+    a run's counts that do not add up, a result or bucket of no run"""
+    for t in sorted(tables & set(ROW)):
+        for row in db.execute(f"SELECT {', '.join(COLUMNS[t])} FROM {t}"):
+            ok = all(test(v) for test, v in zip(ROW[t], row))
+            if ok and t == "results":
+                ok = (row[2] == "pass") == (row[3] is None)
+            if ok and t == "runs" and None not in row[4:7]:
+                ok = row[5] + row[6] <= row[4]
+            if not ok:
+                raise HistoryError(f"--db {path}: the history database holds a row "
+                                   f"otpu-regress did not write (table {t}: "
+                                   f"{visible(repr(row))[:80]})")
+        if t != "runs" and db.execute(f"SELECT COUNT(*) FROM {t} WHERE run NOT IN "
+                                      "(SELECT id FROM runs)").fetchone()[0]:
+            raise HistoryError(f"--db {path}: the history database holds a row otpu-regress "
+                               f"did not write (table {t}: a row of no run)")
 
 
 def _rows(db, sql, args, *types):
@@ -142,16 +194,18 @@ def record(db, run, tests, summary):
     return cur.lastrowid
 
 
-def _by_kind(text):
+def _by_kind(text, bad=HistoryError):
+    """a run's failures by kind ({kind: n}) from its column; not otpu-regress's: bad raised
+    (None: returned)"""
     try:
-        d = json.loads(text or "{}")
-    except ValueError:
+        d = schema.parse(text or "{}", "by_kind")
+    except schema.Invalid:
         d = None
-    if not (isinstance(d, dict) and all(isinstance(k, str) and isinstance(v, int) and
-                                        not isinstance(v, bool) and 0 <= v < 1 << 62
-                                        for k, v in d.items())):
-        raise HistoryError("the history database holds a run whose failures by kind are not "
-                           f"otpu-regress's: {visible(text)[:80]}")
+    if not (isinstance(d, dict) and all(isinstance(k, str) and _count(v) for k, v in d.items())):
+        if bad is None:
+            return None
+        raise bad("the history database holds a run whose failures by kind are not "
+                  f"otpu-regress's: {visible(text)[:80]}")
     return d
 
 

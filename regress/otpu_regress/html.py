@@ -12,7 +12,7 @@ import json
 import os
 from urllib.parse import quote
 
-from . import buckets, charts, codecov, files
+from . import buckets, charts, codecov, files, outputs
 from .outcome import MEANING
 from .text import visible
 
@@ -344,7 +344,8 @@ def _mutation(out_dir):
                 f'</th><th>%</th></tr></thead><tbody>{cells}</tbody></table>'
                 + (f'<p class="bad">survivors ({len(surv):,})</p><ul>{items}</ul>' if surv
                    else '<p class="clean">no survivors</p>'))
-    except (files.BadFile, ValueError, KeyError, TypeError, AttributeError) as e:
+    except (files.BadFile, ValueError, KeyError, TypeError, AttributeError,
+            RecursionError) as e:
         body = f'<p class="bad">mutation.json cannot be read: {_e(e)}</p>'
     return (f'{MUTATION_BEGIN}<section id="mutation"><h2>Mutation score</h2>{body}</section>'
             f"{MUTATION_END}")
@@ -364,10 +365,7 @@ def refresh_mutation(out_dir):
             return False
     else:
         b += len(MUTATION_END)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(page[:a] + _mutation(out_dir) + page[b:])
-    os.replace(tmp, path)
+    outputs.write(path, page[:a] + _mutation(out_dir) + page[b:])
     return True
 
 
@@ -396,8 +394,5 @@ def render_index(out_dir, summary, tests, history_runs):
 def write_index(out_dir, summary, tests, history_runs):
     """writes out_dir/index.html (whole or not at all) and returns its path"""
     path = os.path.join(out_dir, "index.html")
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(render_index(out_dir, summary, tests, history_runs))
-    os.replace(tmp, path)
+    outputs.write(path, render_index(out_dir, summary, tests, history_runs))
     return path

@@ -28,7 +28,7 @@ def _holder(fd):
                 isinstance(command, list)):
             raise TypeError
         return f"pid {pid} on {host}, started {started}: {' '.join(map(str, command))}"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return "its lock file does not say which"
 
 

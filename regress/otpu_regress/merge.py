@@ -8,10 +8,10 @@ written as one run."""
 import datetime
 import os
 
-from . import codecov, files, places, results
+from . import codecov, coverage, files, places, results
 from .errors import UsageError
 from .finish import finish
-from .suite import safe_name
+from .names import safe_name
 from .text import visible
 from .tools import tools_from_env
 
@@ -53,6 +53,12 @@ def check_parts(shards, expect=None, accounted=()):
     if missing:
         raise UsageError(f"missing shard {', '.join(missing)}: no folder given holds it "
                          "(merge needs every shard of the run)")
+    for s in shards:  # each shard's tests are its share of the suite (suite.shard)
+        share = len(range(s.index - 1, ref["tests"], n))
+        held = len({t["name"] for t in s.tests} | set(s.planned or ()))
+        if held != share:
+            raise UsageError(f"{s.folder} holds {held} tests, but shard {s.index}/{n} of a "
+                             f"suite of {ref['tests']} has {share}")
 
 
 def lost_record(name, why):
@@ -132,10 +138,13 @@ def merge_dirs(dirs, out, db, log, tools=None, missing=(), accounted=(), expect=
         check_parts(shards, expect, accounted)
     ident = expect or shards[0].run["identity"]
     tests, covs = gather(shards, missing, why)
+    for cov in covs:
+        coverage.check(tools["cov"], cov)
     if len(tests) != ident["tests"]:
         raise UsageError(f"the shards hold {len(tests)} tests, their suite {ident['tests']}: a "
                          "shard's results lost some")
-    code_cov = codecov.Shards([s.folder for s in shards])  # (checked here: before any write)
+    # (checked here, before any write)
+    code_cov = codecov.Shards([(s.folder, len(s.tests)) for s in shards])
     places.clear(out)
     copy_repros(shards, out)
     return finish(out, merged_run(shards, ident, list(dirs), out), tests, db, tools["cov"],

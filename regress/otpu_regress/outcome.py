@@ -32,6 +32,11 @@ MEANING = {
                           "contradicts: the program or its expect= is wrong",
 }
 
+# the kinds of the checker's divergences (checker/REPORT.md, "Kinds"): a report's first part
+REPORT_KINDS = ("wrong-value", "missing-write", "stray-write", "duplicate-write",
+                "order-violation", "register-mismatch", "control-flow", "error-flag-mismatch",
+                "hang", "end-state-mismatch", "host-step")
+
 _INT = integer(-(1 << 63), (1 << 64) - 1)
 # the facts of a divergence a result keeps (checker/REPORT.md's divergence.json, in part)
 DIVERGENCE = record({"kind": string(64, printable=True)}, {

@@ -9,6 +9,7 @@ import threading
 import time
 
 _live = set()
+_servers = set()  # (of _live: the fork servers)
 _lock = threading.RLock()  # the signal handler takes it in the main thread too
 _stopping = threading.Event()
 
@@ -37,9 +38,10 @@ def _stop_group(p):
     return out or ""
 
 
-def run(cmd, timeout=None, env=None, unset=()):
+def run(cmd, timeout=None, env=None, unset=(), cwd=None):
     """(exit status or None, output, seconds, timed out) of cmd, stdout and stderr together;
-    env: variables set over this process's environment, unset: variables taken out of it"""
+    env: variables set over this process's environment, unset: variables taken out of it;
+    cwd: the folder it runs in"""
     if _stopping.is_set():
         raise Stopped(signal.SIGTERM)
     t0 = time.monotonic()
@@ -47,7 +49,7 @@ def run(cmd, timeout=None, env=None, unset=()):
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              encoding="utf-8", errors="surrogateescape", start_new_session=True,
-                             env=_environment(env, unset))
+                             env=_environment(env, unset), cwd=cwd)
     except OSError as e:  # the tool went (a rebuild in progress, say): this test's crash
         return 127, f"cannot run {cmd[0]}: {e.strerror}", time.monotonic() - t0, False
     with _lock:
@@ -63,14 +65,26 @@ def run(cmd, timeout=None, env=None, unset=()):
 
 
 def track(p):
-    """a long-lived child (a fork server, in a session of its own) stopped with the others"""
+    """a long-lived child (a fork server, in a session of its own) stopped with the others, and
+    its own children (the runs it forked, each a process group) with it"""
     with _lock:
         _live.add(p)
+        _servers.add(p)
 
 
 def untrack(p):
     with _lock:
         _live.discard(p)
+        _servers.discard(p)
+
+
+def _children(pid):
+    """the pids of pid's children (Linux's /proc; none when it cannot be read)"""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _environment(env, unset):
@@ -83,15 +97,18 @@ def _environment(env, unset):
 
 
 def stop_all():
-    """no new process, and every running one's group stopped"""
+    """no new process, and every running one's group stopped; a fork server's runs killed
+    first (they also die with their server: rtl_bridge/rtl_serve.h), so that none of them
+    writes into the output folder after otpu-regress has ended"""
     _stopping.set()
     with _lock:
-        live = list(_live)
-    for p in live:
-        try:
-            os.killpg(p.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
+        live = [(p, _children(p.pid) if p in _servers else []) for p in _live]
+    for p, runs in live:
+        for group, sig in [(pid, signal.SIGKILL) for pid in runs] + [(p.pid, signal.SIGTERM)]:
+            try:
+                os.killpg(group, sig)
+            except ProcessLookupError:
+                pass
 
 
 def on_signals(signals=(signal.SIGTERM, signal.SIGHUP)):

@@ -6,7 +6,7 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from . import buckets, codecov, waivers
+from . import buckets, codecov, outputs, waivers
 from .outcome import KINDS
 from .results import SCHEMA
 from .text import visible
@@ -64,7 +64,7 @@ def write_junit(path, run, tests):
                           (f"repro folder: {t['repro']}\n" if t["repro"] else ""))
             ET.SubElement(tc, "system-out").text = visible(t["command"]) + "\n"
     ET.indent(root)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    outputs.write(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
 
 
 def summary_text(s):
@@ -117,14 +117,12 @@ def failure_lines(tests):
 
 
 def write_json(path, doc):
-    with open(path, "w") as f:
-        json.dump(doc, f, indent=1)
+    outputs.write(path, json.dumps(doc, indent=1))
 
 
 def write_all(out_dir, run, tests, summary):
     write_json(os.path.join(out_dir, "results.json"),
                {"schema": SCHEMA, "run": run, "tests": tests})
     write_json(os.path.join(out_dir, "summary.json"), summary)
-    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
-        f.write(summary_text(summary))
+    outputs.write(os.path.join(out_dir, "summary.txt"), summary_text(summary))
     write_junit(os.path.join(out_dir, "junit.xml"), run, tests)

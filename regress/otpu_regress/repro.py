@@ -11,7 +11,7 @@ import shlex
 import subprocess
 
 from . import files, schema
-from .suite import safe_name
+from .names import safe_name
 from .text import visible
 
 REPRO_SH = """#!/bin/sh

@@ -9,9 +9,9 @@ import re
 
 from . import files, schema
 from .buckets import TEST_BUCKET
-from .outcome import DIVERGENCE, KINDS
+from .outcome import DIVERGENCE, EXIT_KIND, KINDS
 from .schema import Invalid, integer, list_of, nullable, number, one_of, record, string
-from .suite import safe_name
+from .names import safe_name
 
 SCHEMA = "otpu-regress/results/3"
 RUN_SCHEMA = "otpu-regress/run/2"
@@ -88,6 +88,13 @@ def check_test(t, where):
         raise Invalid(f"{where}: status {t['status']} with bucket {t['bucket']}")
     if t["status"] == "pass" and "waived" in t:
         raise Invalid(f"{where}: a pass with a waiver")
+    # the kind is the exit status's (outcome.py's one table), or bad input found in the
+    # bundle after the run (runner.run_test)
+    kind_of_exit = EXIT_KIND.get(t["exit"], "crash") if t["exit"] is not None else "?"
+    if (t["status"] == "pass") != (t["exit"] == 0) or t["exit"] not in (None, 0) and \
+            t["kind"] not in (kind_of_exit, "bad-input"):
+        raise Invalid(f"{where}: exit status {t['exit']} with status {t['status']} and kind "
+                      f"{t['kind']}")
     if t["repro"] not in (None, "repro/" + safe_name(t["name"])):
         raise Invalid(f"{where}.repro: not this test's repro folder")
     return t
@@ -124,6 +131,10 @@ def parse_results(text, name):
     """(RUN, [TEST]) of a results.json's text"""
     doc = _document(text, name, RESULTS)
     _unique(doc["tests"], f"{name}: tests")
+    for i, t in enumerate(doc["tests"]):  # (each test ran within the run's wall-clock time)
+        if t["time"] > doc["run"]["wall_time"] + 1:
+            raise Invalid(f"{name}: tests[{i}].time: {t['time']:g} s, longer than the run "
+                          f"({doc['run']['wall_time']:g} s)")
     return doc["run"], doc["tests"]
 
 

@@ -38,7 +38,7 @@ def _totals(cov_tool, files, path, log):
     try:
         return coverage.totals(cov_tool, path) if coverage.merge(cov_tool, files, path) else None
     except coverage.CoverageError as e:
-        log(str(e))
+        log(f"otpu-regress: no coverage figure: {e}")
         return None
 
 

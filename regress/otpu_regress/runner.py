@@ -11,13 +11,16 @@ import shutil
 
 from . import buckets, files, forkserver, outcome, procs
 from .repro import make_repro
-from .suite import Test, safe_name
+from .names import safe_name
+from .suite import Test
 from .text import one_line
 
-# the case.txt keys that decide which simulator a bundle needs (REV: otpu-rtl refuses another
-# revision than the RTL's, so bundles of two revisions never share a representative)
+# the case.txt keys that decide which simulator a bundle needs: a Config is built from them
+# (otpu-rtl build KEY=VALUE...), never from one of its bundles, whose own faults would then be
+# every other test's of that Config. (REV: otpu-rtl build takes no revision; each test's run
+# checks its own against the RTL's.)
 CONFIG_KEYS = ("S", "D", "MCOLS", "ACT_BLOCKS", "TMEM_WORDS", "DRAM_BYTES", "IMEM_WORDS",
-               "LANES", "PAIR", "DSTEP", "STREAM", "ACT_ROWS", "REV")
+               "LANES", "PAIR", "DSTEP", "STREAM", "ACT_ROWS")
 
 
 def file_sha256(path, buf):
@@ -51,46 +54,45 @@ def input_hash(test):
 
 
 def config_of(path):
-    """the Config lines of a bundle's case.txt (None when it cannot be read)"""
+    """the Config fields a bundle's case.txt states, as KEY=VALUE words (None when it cannot be
+    read or states none: its run says what is wrong with it)"""
     try:
         text = files.read_text(os.path.join(path, "case.txt"), files.OTHER)
     except files.BadFile:
         return None
     kv = dict(ln.strip().split("=", 1) for ln in text.splitlines() if "=" in ln)
-    return tuple(kv.get(k) for k in CONFIG_KEYS)
+    words = tuple(f"{k}={kv[k]}" for k in CONFIG_KEYS if k in kv)
+    return words if words and not any("\0" in w for w in words) else None
 
 
 def build_configs(tests, tools, jobs, log, code_cov=False, exes=None):
     """build each Config's simulator once (code_cov: its code-coverage build); {config: None,
     or (kind, the build's last words)}; exes: a dict given gets {config: the simulator's path}"""
-    first = {}
-    for t in tests:
-        c = config_of(t.path)
-        if c is not None:
-            first.setdefault(c, t.path)
+    configs = sorted({c for c in map(config_of, (t.path for t in tests)) if c is not None})
     dut = os.environ.get("OTPU_DUT", "")  # (otpu-rtl and otpu-lockstep read it: docs/opentpu.md)
-    log(f"otpu-regress: finding or building the RTL of {len(first)} Config(s)" +
+    log(f"otpu-regress: finding or building the RTL of {len(configs)} Config(s)" +
         (f" (OTPU_DUT={dut})" if dut else ""))
     done = []
 
-    def build(path):
-        status, out, secs, _ = procs.run([tools["rtl"], "build", "--bundle", path] +
-                                         (["--code-coverage"] if code_cov else []))
-        done.append(path)
+    def build(config):
+        status, out, secs, _ = procs.run([tools["rtl"], "build"] +
+                                         (["--code-coverage"] if code_cov else []) +
+                                         list(config))
+        done.append(config)
         if secs > 1:
-            log(f"otpu-regress: {len(done)}/{len(first)} Configs ready ({secs:.0f} s for "
-                f"{os.path.basename(path)}'s)")
+            log(f"otpu-regress: {len(done)}/{len(configs)} Configs ready ({secs:.0f} s for "
+                f"{' '.join(config)})")
         if status == 0:
             if exes is not None:  # (the same cache entry: found at once)
-                st, out, _, _ = procs.run([tools["rtl"], "path", path])
+                st, out, _, _ = procs.run([tools["rtl"], "path", *config])
                 if st == 0 and out.strip():
-                    exes[config_of(path)] = out.strip().splitlines()[-1]
+                    exes[config] = out.strip().splitlines()[-1]
             return None
         why = outcome.last_line(out, r"\S") or f"otpu-rtl build exited {status}"
         return ("bad-input" if status == 2 else "build-failed"), why  # 2: the Config is bad
 
-    with concurrent.futures.ThreadPoolExecutor(max(1, min(jobs, len(first)))) as ex:
-        return dict(zip(first, ex.map(build, first.values())))
+    with concurrent.futures.ThreadPoolExecutor(max(1, min(jobs, len(configs)))) as ex:
+        return dict(zip(configs, ex.map(build, configs)))
 
 
 def lockstep_command(tools, test, report, coverage, code_cov=None):

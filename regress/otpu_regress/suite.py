@@ -63,7 +63,7 @@ FAMILY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 REV = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 GEN_KEY = re.compile(r"[A-Z][A-Z0-9_]{0,63}")
 NAME = re.compile(r"[^/]{1,200}")  # an entry's name= (also a folder name under bundles/)
-MAX_COUNT = 1000000  # otpu-gen's --count bound
+MAX_COUNT = 1000000  # the parser's bound; otpu-gen's own, lower, is asked of it (gen.py)
 MAX_LINE = 65536     # a suite file's line
 
 
@@ -225,11 +225,6 @@ def load(args, gen_root):
                 seen[t.name] = e.source
                 tests.append(t)
     return sorted(tests, key=lambda t: t.name)
-
-
-def safe_name(name):
-    """a test name as one folder name"""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
 def shard(tests, index, count):

@@ -19,6 +19,7 @@ import tomllib
 
 from . import files
 from .errors import UsageError
+from .outcome import REPORT_KINDS
 from .text import visible
 
 MAX_BYTES = 1 << 20          # a waiver file
@@ -30,6 +31,15 @@ ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 SIG_PART = r"[A-Za-z0-9_.+?*-]{1,40}"
 SIGNATURE = re.compile(rf"{SIG_PART}(?:/{SIG_PART}){{1,7}}")
 FIELDS = ("id", "signature", "why", "link")
+# What a signature may name: a kind of failure that is a known difference, written out (no *),
+# with the parts of that kind's key, one of them besides the kind a fact (not * alone, nor the
+# ? of a fact not known, with or without *). The kinds: the
+# checker's divergences (checker/REPORT.md: its key has 5 parts) and an outcome RTL and model
+# agree on (2 parts). Never a failure without a verdict on the bundle (bad input, a bundle never
+# read, a crash, a build, a timeout, a divergence without its report): that is no known
+# difference, and a waiver of it would pass a night that checked nothing.
+PARTS = {**dict.fromkeys(REPORT_KINDS, 5), "unexpected-outcome": 2}
+WAIVABLE = ("divergence", "timeout", "unexpected-outcome")  # the failures' kinds those keys have
 
 
 def _pattern(signatures):
@@ -48,11 +58,27 @@ def _text(w, field, where, limit, check=None, want=""):
     return v
 
 
+def _specific(sig, where):
+    """sig, when it names one kind of known difference and something more (PARTS), else
+    UsageError; * is its only wildcard (. + ? are characters of a key)"""
+    kind, *rest = sig.split("/")
+    if PARTS.get(kind) != len(rest) + 1 or all(set(p) <= {"*", "?"} for p in rest):
+        raise UsageError(
+            f"{where}: signature '{sig}' does not name one known difference: KIND/UNIT/OPCODE/"
+            "SPACE/SHAPE of a divergence kind (" + ", ".join(REPORT_KINDS) + ") or "
+            "unexpected-outcome/EXPECTED-vs-GOT, the kind written out and a part besides it "
+            "that names a fact, not * or ? (bad input, crashes, builds and timeouts are never "
+            "waived)")
+    return sig
+
+
 def parse(text, name):
     """[WAIVER] ({"id", "signature", "why", "link", "match"}) of a waiver file's text"""
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+    except RecursionError:
+        raise UsageError(f"{name}: nested too deeply to be a waiver file") from None
+    except ValueError as e:  # TOMLDecodeError, and an integer of thousands of digits
         raise UsageError(f"{name}: not TOML: {visible(e)}") from None
     extra = sorted(set(doc) - {"waiver"})
     if extra:
@@ -76,9 +102,9 @@ def parse(text, name):
         seen.add(wid)
         sigs = w.get("signature")
         sigs = sigs if isinstance(sigs, list) and 0 < len(sigs) <= MAX_SIGNATURES else [sigs]
-        sigs = [_text({"signature": s}, "signature", where, 159, SIGNATURE.fullmatch,
-                      "a bucket key KIND/UNIT/... (parts of [A-Za-z0-9_.+?-] and *)")
-                for s in sigs]
+        sigs = [_specific(_text({"signature": s}, "signature", where, 159, SIGNATURE.fullmatch,
+                                "a bucket key KIND/UNIT/... (parts of [A-Za-z0-9_.+?-] and *)"),
+                          where) for s in sigs]
         out.append({"id": wid, "signature": " | ".join(sigs), "match": _pattern(sigs),
                     "why": _text(w, "why", where, MAX_WHY),
                     "link": _text(w, "link", where, MAX_WHY)})
@@ -106,7 +132,7 @@ def mark(waivers, t):
     earlier run or a shard left is replaced); the waiver, or None"""
     t.pop("waived", None)
     w = waiver_of(waivers, t["bucket"]["key"]) if t["status"] != "pass" and t.get("bucket") \
-        else None
+        and t["kind"] in WAIVABLE else None
     if w:
         t["waived"] = {k: w[k] for k in ("id", "why", "link")}
     return w
