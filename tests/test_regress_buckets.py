@@ -288,6 +288,7 @@ def in_process():
                "gone_buckets": []}
     summary = report.summarize(run, recs, None, changes, groups)
     report.write_all(out, run, recs, summary)
+    report.write_results(out, run, recs)
     buckets.write(out, groups)
     s = load("fab", "summary.json")
     check("summary.json: buckets right after its schema",

@@ -260,12 +260,19 @@ def plusargs_of(bundle):
     return [w for w in words if re.fullmatch(r"\+[A-Za-z0-9_]{1,64}(=[^\s]{0,4096})?", w)]
 
 
+def _folder(work, key):
+    """a bucket's folder in work (its name of the key's hash)"""
+    return os.path.join(work, hashlib.sha256(key.encode()).hexdigest()[:16])
+
+
 class Shrinker:
     """one member of each bucket shrunk as soon as the bucket's first shrinkable failure
     arrives, while the other tests run: at most max(1, jobs // 2) shrinks at once while tests
     run, jobs once they are done; each within budget seconds (rounds of otpu-shrink
     --max-tries, each round starting from the last one's bundle, so that a budget spent part
-    way keeps what was reduced)"""
+    way keeps what was reduced). A shrink that ended leaves its RESULT beside its folder
+    (FOLDER.json, written last): a resumed run takes it instead of shrinking again; one a kill
+    cut short is done again. A full disk while shrinking ends the night (results)."""
 
     def __init__(self, out, tools, jobs, budget, timeout, log, enabled=True, waiver_list=()):
         self.out, self.tools, self.jobs, self.budget = out, tools, jobs, budget
@@ -277,6 +284,7 @@ class Shrinker:
         self.done = {}      # key -> result (RESULT below) once its shrink ended
         self.why = {}       # key -> why no member of it is shrunk (so far)
         self.threads = []
+        self.full = None    # the OSError of a full disk a shrink met
 
     def offer(self, rec):
         """a test that just ended: a failure of a bucket not yet being shrunk starts its
@@ -298,7 +306,9 @@ class Shrinker:
             if why:
                 self.why.setdefault(key, "not shrunk: " + why)
                 return
-            self.done[key] = None  # taken
+            self.done[key] = self._saved(key)  # (None: taken, its shrink starts)
+            if self.done[key]:
+                return
         th = threading.Thread(target=self._job, args=(key, rec), daemon=True,
                               name=f"shrink {key}")
         self.threads.append(th)
@@ -317,9 +327,14 @@ class Shrinker:
             self.running += 1
         try:
             res = self.shrink(key, rec)
+            if procs.stopping():  # (its otpu-shrink was stopped: no result to keep)
+                raise procs.Stopped(0)
+            outputs.write(_folder(self.work, key) + ".json",
+                          json.dumps({**res, "folder": None, "key": key}))
         except procs.Stopped:
             res = None
-        except Exception as e:  # (a full disk, say): this bucket's note, never the night's end
+        except Exception as e:  # this bucket's note, never the night's end but for a full disk
+            self.full = self.full or (e if outputs.full(e) else None)
             res = {"folder": None, "note": one_line(f"not shrunk: {type(e).__name__}: {e}")}
         finally:
             with self.cv:
@@ -338,16 +353,30 @@ class Shrinker:
         except BaseException:  # stopped while waiting: no shrink outlives otpu-regress
             procs.stop_all()
             raise
+        if self.full:
+            raise self.full
         with self.cv:
             return ({k: v for k, v in self.done.items() if v},
                     {k: v for k, v in self.why.items() if not self.done.get(k)})
+
+    def _saved(self, key):
+        """the RESULT an earlier attempt of this run left for the bucket, or None"""
+        folder = _folder(self.work, key)
+        path = folder + ".json"
+        if not os.path.lexists(path) or not os.path.isdir(os.path.join(folder, "bundle")):
+            return None
+        try:
+            doc = _RESULT(schema.parse(files.read_text(path, files.OTHER), path), path)
+        except (files.BadFile, Invalid):
+            return None
+        return {**doc, "folder": folder} if doc["key"] == key else None
 
     def shrink(self, key, rec):
         """RESULT = {"folder": the work folder (bundle/, shrink.log), "member", "shrunk",
         "minimal", "instructions": [before, after] or None, "note", "env", "time"}"""
         t0 = time.monotonic()
         deadline = t0 + self.budget
-        folder = os.path.join(self.work, hashlib.sha256(key.encode()).hexdigest()[:16])
+        folder = _folder(self.work, key)
         places.remove(folder)
         os.makedirs(folder)
         repro = os.path.join(self.out, rec["repro"])
@@ -455,7 +484,7 @@ def place(out, groups, found, why, confirm=None, lockstep="otpu-lockstep", log=p
             continue
         dst = os.path.join(root, str(b["n"]))
         os.makedirs(root, exist_ok=True)
-        os.rename(res["folder"], dst)
+        files.copy_tree(res["folder"], dst)  # (the result stays for a resumed run's end)
         bundle = os.path.join(dst, "bundle")
         if confirm:
             again = confirm(res, dst)
@@ -493,12 +522,15 @@ def _env(v, where):
     return v
 
 
-_REPRO = record({"folder": string(64), "member": string(4096, printable=True),
-                 "shrunk": schema.one_of(True, False), "minimal": schema.one_of(True, False),
-                 "instructions": nullable(list_of(integer(0, 1 << 40), 2)),
-                 "note": string(4096, printable=True), "confirmed": schema.one_of(True, False),
-                 "key_again": nullable(string(MAX_KEY, printable=True, test=KEY.fullmatch)),
-                 "env": _env, "time": number(0, 1e9)})
+_SHRUNK = {"member": string(4096, printable=True), "shrunk": schema.one_of(True, False),
+           "minimal": schema.one_of(True, False),
+           "instructions": nullable(list_of(integer(0, 1 << 40), 2)),
+           "note": string(4096, printable=True), "env": _env, "time": number(0, 1e9)}
+_REPRO = record({"folder": string(64), **_SHRUNK, "confirmed": schema.one_of(True, False),
+                 "key_again": nullable(string(MAX_KEY, printable=True, test=KEY.fullmatch))})
+# a shrink's RESULT as it is left for a resumed run (Shrinker._saved)
+_RESULT = record({"folder": schema.one_of(None), "key": string(MAX_KEY, printable=True),
+                  **_SHRUNK})
 BUCKET = record({"n": integer(1, 1 << 24), "key": string(MAX_KEY, printable=True,
                                                            test=KEY.fullmatch),
                  "words": string(MAX_WORDS + 200, printable=True), "count": integer(1, 1 << 24),
@@ -567,7 +599,7 @@ def from_shards(dirs, work, log, groups=()):
                 best[b["key"]] = (rank, d, b)
     found = {}
     for key, (_, d, b) in best.items():
-        folder = os.path.join(work, hashlib.sha256(key.encode()).hexdigest()[:16])
+        folder = _folder(work, key)
         places.remove(folder)
         os.makedirs(work, exist_ok=True)
         files.copy_tree(os.path.join(d, b["repro"]["folder"]), folder)
@@ -610,15 +642,15 @@ def settle(out, run, groups, shrinker, log):
         place(out, groups, {}, {}, None, None, log)
 
 
-def changes(db, groups, started):
+def changes(db, groups, started, before=None):
     """each BUCKET's first night and whether it is new (history.annotate); the summary's
     "new_buckets" (never seen before this run) and "gone_buckets" (in the last recorded run,
-    not in this one)"""
+    not in this one); before: only the runs recorded before this run id count"""
     if not db:
         return {"new_buckets": [], "gone_buckets": []}
     from . import history
-    prev = history.last_run(db)
-    history.annotate(db, groups, started)
+    prev = history.last_run(db, before)
+    history.annotate(db, groups, started, before)
     before = (history.buckets_of(db, prev) or {}) if prev else {}
     return {"new_buckets": [b["key"] for b in groups if b["new"]],
             "gone_buckets": sorted(set(before) - {b["key"] for b in groups})}

@@ -12,7 +12,7 @@ import sys
 import time
 
 from . import buckets, history, identity, places, procs, progress, report, rounds, runner, suite
-from . import codecov, gen, waivers
+from . import codecov, gen, outputs, resume, waivers
 from .errors import UsageError
 from .finish import finish
 from .merge import merge_dirs
@@ -22,7 +22,9 @@ from .slurm_run import run_on_slurm
 from .text import visible, visible_lines
 from .tools import TOOLS, tools_from_env
 
-EPILOG = """exit status: 0 every test passed, 1 a test failed, 2 bad usage or bad input.
+EPILOG = """exit status: 0 every test passed, 1 a test failed, 2 bad usage or bad input, 7 no
+space left on the device (what was written is whole: run --resume OUT goes on once there is),
+128+N stopped by signal N (run --resume OUT goes on).
 The tools come from $OTPU_LOCKSTEP, $OTPU_RTL, $OTPU_GEN, $OTPU_COV, $OTPU_SHRINK, else from
 the build this launcher belongs to. Suite files: ci/nightly.suite; the format is in the
 README ("Nightly regression"). Numbers: decimal without leading zeros, or hex with 0x."""
@@ -31,13 +33,16 @@ WAIVERS_HELP = ("the known differences (a TOML file of [[waiver]] tables: id, si
                 "'waived' (skipped in junit.xml, apart on the page, not failing the run); a "
                 "waiver that matches nothing is reported as stale")
 MAX_JOBS, MAX_TIMEOUT, MAX_SHARDS, MAX_TASKS = 1024, 7 * 24 * 3600, 100000, 1000
+SQLITE_FULL = 13  # (sqlite3.Error.sqlite_errorcode of a full disk)
 
 
 def now_iso():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def cmd_run(a, log):
+def cmd_run(a, log, resumed=None):
+    """resumed: (RUN, planned names, {name: TEST} kept) of the interrupted run --resume goes on
+    with (resume.py), its folder locked already"""
     if a.slurm and a.shard:
         raise UsageError("--shard and --slurm do not go together (--slurm makes the shards)")
     rounds.check_usage(a)
@@ -53,55 +58,109 @@ def cmd_run(a, log):
     gen.check(tests, tools["gen"])
     ident = identity.of(tests, tools)
     places.claim(out)
+    if resumed:
+        resume.check_identity(out, resumed[0], ident)
     db = history.connect(a.db) if a.db else None
     if a.slurm:
         return run_on_slurm(a, tests, tools, out, ident, db, log)
     if a.shard:
         tests = suite.shard(tests, *a.shard)
-    places.clear(out)
-    a.code_cov = codecov.Night(out, cc_tools, log) if cc_tools else None
-    run = {"started": now_iso(), "wall_time": 0.0, "host": socket.gethostname(),
-           "jobs": a.jobs, "shard": f"{a.shard[0]}/{a.shard[1]}" if a.shard else None,
-           "suites": a.suites, "command": sys.argv, "out": out, "identity": ident}
+    if resumed:
+        run, names, kept = resumed
+        kept = resume.prepare(out, kept, log)
+        run["resumed"] = run.get("resumed", []) + [now_iso()]
+        log(f"otpu-regress: resuming {out}: {len(kept)} tests keep their results")
+    else:
+        places.clear(out)
+        run = {"started": now_iso(), "wall_time": 0.0, "host": socket.gethostname(),
+               "jobs": a.jobs, "shard": f"{a.shard[0]}/{a.shard[1]}" if a.shard else None,
+               "suites": a.suites, "command": sys.argv, "cwd": os.getcwd(), "out": out,
+               "identity": ident}
+        names, kept = [], {}
+    a.code_cov = codecov.Night(out, cc_tools, log, kept if resumed else None) if cc_tools \
+        else None
+    return night(a, tests, tools, out, db, run, names, kept, log)
+
+
+def night(a, tests, tools, out, db, run, names, kept, log):
+    """the tests of the night run (those whose results a resumed run keeps restored, not run
+    again: resume.py), then its end (finish.py)"""
     t0 = time.monotonic()
-    results, names = [], []
-    jl = open(os.path.join(out, "results.jsonl"), "w")
+    results, planned = [], set(names)
+    jl = resume.journal(out, kept)
     # each bucket's first shrinkable failure shrunk while the other tests run (buckets.py)
     shrinker = buckets.Shrinker(out, tools, a.jobs, a.shrink_time, a.timeout, log,
                                 enabled=a.shrink_buckets, waiver_list=a.waiver_list)
 
-    def run_round(round_tests):
-        names.extend(t.name for t in round_tests)
-        report.write_json(os.path.join(out, "run.json"),  # what a merge of a killed run needs
+    def save():  # what a merge of a killed run, and --resume, read
+        report.write_json(os.path.join(out, "run.json"),
                           {"schema": RUN_SCHEMA, "run": run, "tests": names})
+
+    def add(rec):  # a result, kept or new, as the run's end takes it
+        results.append(rec)
+        shrinker.offer(rec)
+        if a.code_cov:
+            a.code_cov.add(rec["name"])
+
+    def run_round(round_tests):
+        names.extend(t.name for t in round_tests if t.name not in planned)
+        planned.update(names)
+        save()
         gen_problems = gen.generate(round_tests, tools["gen"], os.path.join(out, "bundles"),
                                     log)
-        prog = progress.Progress(len(round_tests))
+        done, rest = resume.split(out, round_tests, kept, jl, log)
+        for rec in done:
+            waivers.mark(a.waiver_list, rec)
+            add(rec)
+        prog = progress.Progress(len(rest))
 
         def on_result(rec):
             waivers.mark(a.waiver_list, rec)  # (the line below says WAIVED as it ends)
-            results.append(rec)
-            jl.write(json.dumps(rec) + "\n")
-            jl.flush()
+            jl.append(rec["name"], json.dumps(rec))
             if rec["status"] != "pass":
                 prog.say(report.failure_lines([rec])[0])
             prog.note(rec["status"] != "pass" and not rec.get("waived"))
-            shrinker.offer(rec)
-            if a.code_cov:
-                a.code_cov.add(rec["name"])
-        runner.run_all(round_tests, tools, out, a, on_result, gen_problems)
+            add(rec)
+        if rest:
+            runner.run_all(rest, tools, out, a, on_result, gen_problems)
 
     a.log = log
     if a.rounds > 1:
-        run["rounds"] = rounds.run(a, tests, tools, out, run_round, results, t0, log)
+        rounds.run(a, tests, tools, out, run_round, results, run.setdefault("rounds", []), save,
+                   log)
     else:
         run_round(tests)
+    for name in list(kept):  # (kept by a round a resumed run's rounds did not reach)
+        jl.drop(name)
     jl.close()
     shrinker.tests_done()
-    run["wall_time"] = time.monotonic() - t0
+    run["wall_time"] = resume.span(run) if run.get("resumed") else time.monotonic() - t0
     covs = [runner.coverage_path(out, t["name"]) for t in results] if a.coverage else []
     return finish(out, run, results, db, tools["cov"], covs, log, code_cov=a.code_cov,
                   shrinker=shrinker, waiver_list=a.waiver_list)
+
+
+def cmd_resume(a, log):
+    """run --resume OUT: the interrupted run in OUT goes on, with the options of its command
+    (run.json), from the folder it was started in"""
+    out = os.path.abspath(a.resume)
+    try:
+        run, planned, kept = resume.open_run(out)
+    except resume.Finished as e:
+        log(f"otpu-regress: --resume {out}: its run ended (it has results.json): nothing to "
+            f"resume (exit status {e.status}: the run's)")
+        return e.status
+    try:
+        os.chdir(run["cwd"])
+    except OSError as e:
+        raise UsageError(f"--resume {out}: the folder the run was started in, {run['cwd']}, "
+                         f"cannot be entered ({e.strerror})") from None
+    orig = parser().parse_args(run["command"][1:])
+    if orig.cmd != "run" or orig.resume or os.path.abspath(orig.out) != run["out"]:
+        raise UsageError(f"--resume {out}: its run.json records no run into it")
+    default_db(orig)
+    a.db = orig.db  # (what a full disk's line names)
+    return cmd_run(orig, log, (run, planned, kept))
 
 
 def cmd_history(a, log):
@@ -172,10 +231,21 @@ def parser():
                        "index.html and a repro folder per failure into --out. Failures are "
                        "grouped into buckets by signature (divergence.json's, or their kind's); "
                        "one member of each bucket is shrunk by otpu-shrink while the other "
-                       "tests run (--shrink-time), into buckets/N with its one-line command.",
+                       "tests run (--shrink-time), into buckets/N with its one-line command. "
+                       "A run that was killed, or stopped by a full disk, goes on with "
+                       "--resume OUT: the tests with a result keep it, the others run.",
                        epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    r.add_argument("suites", nargs="+", metavar="SUITE", type=given)
+    p.run = r  # (check_resume names its options)
+    r.add_argument("suites", nargs="*", metavar="SUITE", type=given)
+    r.add_argument("--resume", metavar="OUT", type=given,
+                   help="go on with the interrupted run (killed, its machine rebooted, its "
+                   "Slurm task requeued, its disk full) whose output folder is OUT, alone: its "
+                   "suite and options are its command's (run.json). The tests whose results "
+                   "results.jsonl holds keep them; the others run; the end (page, junit.xml, "
+                   "summaries, buckets, history, coverage) is written as an uninterrupted "
+                   "run's. Refused (exit 2) when the suite or the build changed since; a run "
+                   "that ended is not run again (exit status: its own)")
     r.add_argument("-j", "--jobs", type=count("-j", 1, MAX_JOBS),
                    default=min(os.cpu_count() or 1, MAX_JOBS),
                    help=f"tests at once, 1..{MAX_JOBS} (default: the core count)")
@@ -238,36 +308,81 @@ def parser():
     return p
 
 
+def default_db(a):
+    """--db's default (regress.db beside --out) and 'none'"""
+    if a.db is None:
+        a.db = os.path.join(os.path.dirname(os.path.abspath(a.out)), "regress.db")
+    elif a.db == "none":
+        a.db = None
+
+
+def check_resume(p, a):
+    """--resume alone (the run's own options are its command's), or SUITEs without it"""
+    if not a.resume:
+        if not a.suites:
+            p.error("the following arguments are required: SUITE (or --resume OUT)")
+        return
+    alone = vars(p.parse_args(["run", "--resume=" + a.resume]))
+    words = {x.dest: (x.option_strings or [x.metavar])[-1] for x in p.run._actions}
+    extra = sorted(words[k] for k, v in vars(a).items() if alone.get(k) != v)
+    if extra:
+        p.error(f"--resume OUT takes the suite and options of the run it resumes (its "
+                f"run.json): give it alone, not with {', '.join(extra)}")
+
+
+def say(line, status):
+    """status, once every child is stopped (none may go on writing into the output folder or
+    hold stderr open after the run ended) and line written whole"""
+    procs.stop_all()
+    progress.write(sys.stderr, f"otpu-regress: {line}\n")
+    return status
+
+
+def ended(e, a, out):
+    """the one line of a run that ran out of space, with how to go on; exit status 7"""
+    where = visible(e.filename) if getattr(e, "filename", None) else \
+        f"the history database {visible(a.db)}"
+    go_on = (f"rerun with --resume {visible(out)}" if a.cmd == "run" and
+             os.path.lexists(os.path.join(out, "run.json")) else "run it again")
+    return say(f"no space left on device while writing {where}: free space and {go_on}", 7)
+
+
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):  # any text reaches them, whatever the locale
         stream.reconfigure(errors="backslashreplace")
-    a = parser().parse_args(argv)
+    p = parser()
+    a = p.parse_args(argv)
+    out = None
+    if a.cmd == "run":
+        check_resume(p, a)
     if a.cmd in ("run", "merge"):
-        if a.db is None:
-            a.db = os.path.join(os.path.dirname(os.path.abspath(a.out)), "regress.db")
-        elif a.db == "none":
-            a.db = None
+        out = os.path.abspath(getattr(a, "resume", None) or a.out)
+        default_db(a)
 
     def log(s):
         progress.write(sys.stderr, visible_lines(s) + "\n")
     procs.on_signals()
+
+    def go_on():  # (once the run has planned its tests)
+        return (f"; otpu-regress run --resume {visible(out)} goes on with the others"
+                if a.cmd == "run" and os.path.lexists(os.path.join(out, "run.json")) else "")
     try:
-        return {"run": cmd_run, "history": cmd_history, "merge": cmd_merge}[a.cmd](a, log)
+        cmd = cmd_resume if a.cmd == "run" and a.resume else \
+            {"run": cmd_run, "history": cmd_history, "merge": cmd_merge}[a.cmd]
+        return cmd(a, log)
     except UsageError as e:
-        print(f"otpu-regress: {visible(e)}", file=sys.stderr)
-        return 2
+        return say(visible(e), 2)
     except sqlite3.Error as e:
-        print(f"otpu-regress: the history database: {visible(e)}", file=sys.stderr)
-        return 2
-    except OSError as e:  # a place that stopped being writable, a full disk
+        if getattr(e, "sqlite_errorcode", None) == SQLITE_FULL:
+            return ended(e, a, out)
+        return say(f"the history database: {visible(e)}", 2)
+    except OSError as e:  # a place that stopped being writable
+        if outputs.full(e):
+            return ended(e, a, out)
         where = f"{visible(e.filename)}: " if e.filename else ""
-        print(f"otpu-regress: {where}{visible(e.strerror or e)}", file=sys.stderr)
-        return 2
+        return say(f"{where}{visible(e.strerror or e)}", 2)
     except KeyboardInterrupt:
-        procs.stop_all()  # (children run in sessions of their own: no SIGINT reached them)
-        print("otpu-regress: interrupted; the tests that ran are in results.jsonl",
-              file=sys.stderr)
-        return 130
+        # (children run in sessions of their own: no SIGINT reached them)
+        return say(f"interrupted; the tests that ran are in results.jsonl{go_on()}", 130)
     except procs.Stopped as e:
-        print(f"otpu-regress: {e}; the tests that ran are in results.jsonl", file=sys.stderr)
-        return 128 + e.signum
+        return say(f"{e}; the tests that ran are in results.jsonl{go_on()}", 128 + e.signum)

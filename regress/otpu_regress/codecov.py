@@ -26,7 +26,7 @@ import re
 import shutil
 from urllib.parse import quote
 
-from . import files, procs, schema
+from . import files, outputs, procs, schema
 from .errors import UsageError
 from .names import safe_name
 from .text import one_line, visible
@@ -206,14 +206,41 @@ def publish(out, inputs, merged, tests, tool, log, refused=()):
 
 class Night:
     """the code coverage of a run: each test's .dat (path) folded into one as the test ends
-    (add), written into the output folder by finish.finish (write)"""
+    (add), written into the output folder by finish.finish (write). Each fold writes a new
+    generation of the night's file, then STATE (which file, the tests folded in: the commit),
+    then removes the files folded, so that a kill at any instant leaves the points of each
+    test counted once: a resumed run (resume.py) goes on from STATE"""
 
-    def __init__(self, out, tool, log):
+    STATE = "night.json"
+
+    def __init__(self, out, tool, log, kept=None):
+        """kept: the names of the tests a resumed run keeps (None: a new run); the .dat files of
+        the others are removed (they run again)"""
         self.tool, self.log = tool, log
         self.work = os.path.join(out, "work", FOLDER)
         os.makedirs(self.work, exist_ok=True)
-        self.acc = os.path.join(self.work, "night.dat")
-        self.pending, self.merged, self.refused, self.error = [], 0, [], None
+        self.acc, self.folded, self.error = None, set(), None
+        if kept is not None:
+            self._resume(kept)
+        self.pending, self.refused, self.merged = [], [], len(self.folded)
+
+    def _resume(self, kept):
+        path = os.path.join(self.work, self.STATE)
+        if os.path.lexists(path):
+            doc = schema.parse(files.read_text(path, files.RESULTS), path)
+            if not (isinstance(doc, dict) and isinstance(doc.get("tests"), list) and
+                    doc.get("data") in (None, *self._generations())):
+                raise schema.Invalid(f"{path}: not otpu-regress's")
+            self.acc = doc["data"] and os.path.join(self.work, doc["data"])
+            self.folded, self.error = set(doc["tests"]) & set(kept), doc.get("error")
+        mine = {os.path.basename(self.path(n)) for n in set(kept) - self.folded}
+        for name in os.listdir(self.work):  # (a fold's files, or a test that runs again)
+            if name != self.STATE and name != os.path.basename(self.acc or "") and \
+                    name not in mine:
+                os.remove(os.path.join(self.work, name))
+
+    def _generations(self):
+        return [n for n in os.listdir(self.work) if re.fullmatch(r"night-[0-9]+\.dat", n)]
 
     def path(self, name):
         """where the test of this name writes its .dat (unique per name)"""
@@ -223,11 +250,11 @@ class Night:
     def add(self, name):
         """a test ended: its .dat joins the night's (none: it did not run to the end)"""
         p = self.path(name)
-        if not os.path.lexists(p) or self.error:
+        if not os.path.lexists(p) or self.error or name in self.folded:
             return
         try:
             check_dat(p)
-            self.pending.append(p)
+            self.pending.append((name, p))
         except files.BadFile as e:
             self.refused.append(one_line(e, 400))
             self.log(f"otpu-regress: code coverage of {visible(name)} left out: {visible(e)}")
@@ -237,13 +264,21 @@ class Night:
     def _fold(self):
         if not self.pending or self.error:
             return
+        old, names = self.acc, [n for n, _ in self.pending]
+        gen = int(re.search(r"([0-9]+)\.dat$", old)[1]) + 1 if old else 1
+        new = os.path.join(self.work, f"night-{gen}.dat")
         try:
-            merge(self.tool["verilator_coverage"],
-                  ([self.acc] if os.path.exists(self.acc) else []) + self.pending, self.acc)
-            self.merged += len(self.pending)
+            merge(self.tool["verilator_coverage"], ([old] if old else []) +
+                  [p for _, p in self.pending], new)
+            self.acc = new
+            self.folded.update(names)
+            self.merged = len(self.folded)
         except CodeCoverageError as e:
             self.error = str(e)
-        for p in self.pending:
+        outputs.write(os.path.join(self.work, self.STATE), json.dumps(
+            {"data": self.acc and os.path.basename(self.acc), "tests": sorted(self.folded),
+             "error": self.error}))
+        for p in [p for _, p in self.pending] + ([old] if old and old != self.acc else []):
             os.remove(p)
         self.pending = []
 
@@ -254,7 +289,7 @@ class Night:
             return {"report": None, "tracefile": None, "data": None, "tests": self.merged,
                     "without": len(tests) - self.merged, "refused": self.refused[:MAX_REFUSED],
                     "error": one_line(self.error, 400), "total": None, "modules": []}
-        inputs = [self.acc] if os.path.exists(self.acc) else []
+        inputs = [self.acc] if self.acc else []
         return publish(out, inputs, self.merged, len(tests), self.tool, log, self.refused)
 
 

@@ -5,11 +5,10 @@ merge writes anything (check: strict JSON of bounded nesting, and otpu-cov reads
 import json
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 
-from . import files, schema
+from . import files, outputs, schema
 from .errors import UsageError
 from .text import visible
 
@@ -37,19 +36,19 @@ def check(cov_tool, path):
         raise UsageError(f"{path}: {e}") from None
 
 
-def merge(cov_tool, files, out):
-    """merge files into out, a few hundred at a time (the command line stays short); True if
-    there was anything to merge"""
-    files = [f for f in files if os.path.isfile(f)]
-    if not files:
+def merge(cov_tool, paths, out):
+    """merge the files paths into out, a few hundred at a time (the command line stays short);
+    True if there was anything to merge"""
+    paths = [f for f in paths if os.path.isfile(f)]
+    if not paths:
         return False
     with tempfile.TemporaryDirectory(prefix="otpu-regress-cov-") as tmp:
         acc = None
-        for k in range(0, len(files), 200):
+        for k in range(0, len(paths), 200):
             part = os.path.join(tmp, f"part{k}.json")
-            _cov([cov_tool, "merge", *([acc] if acc else []), *files[k:k + 200], "-o", part])
+            _cov([cov_tool, "merge", *([acc] if acc else []), *paths[k:k + 200], "-o", part])
             acc = part
-        shutil.copyfile(acc, out)
+        outputs.write(out, files.read_text(acc, files.RESULTS))  # (whole or not at all)
     return True
 
 

@@ -98,6 +98,9 @@ def copy_file(src, dst, limit):
                         raise BadFile(f"{src}: grew past {limit:,} bytes while copied")
                     g.write(chunk)
         except OSError as e:
+            from .outputs import full  # (outputs imports this module)
+            if full(e):  # a full disk ends the night, it is not this bundle's fault
+                raise
             raise BadFile(f"{src}: cannot copy it to {dst}: {e.strerror}") from None
 
 

@@ -1,6 +1,8 @@
 """The end of a run (or of merged shards): coverage merged, the failures' buckets made (their
 shrunk repros placed), the history compared and appended, the result files and the page
-written, one summary on the log."""
+written, one summary on the log. results.json is written last: a folder that has it holds a
+run that ended; one killed before it is ended again by a resumed run (resume.py), which finds
+the history row an earlier attempt wrote (history.mine) instead of writing a second."""
 import os
 import shutil
 
@@ -19,18 +21,20 @@ def finish(out, run, tests, db, cov_tool, cov_files, log, *, code_cov=None, shri
     applied = waivers.apply(waiver_list, tests)
     cov = coverage.of(cov_tool, cov_files, out, log)
     now = {t["name"]: (t["status"], t["kind"]) for t in tests}
-    changes = history.changes(db, now, history.last_run(db)) if db else \
+    ours = history.mine(db, out, run) if db else None  # (the changes are against the runs before)
+    changes = history.changes(db, now, history.last_run(db, ours)) if db else \
         {"new_failures": [], "fixed": [], "still_failing": []}
     groups = buckets.group(tests)
     buckets.settle(out, run, groups, shrinker, log)
-    changes.update(buckets.changes(db, groups, run["started"]))
+    changes.update(buckets.changes(db, groups, run["started"], ours))
     summary = report.summarize(run, tests, cov, changes, groups, applied)
     buckets.write(out, groups)
     summary["code_coverage"] = code_cov.write(out, tests, log) if code_cov else None
     report.write_all(out, run, tests, summary)
     if db:
-        history.record(db, run, tests, summary)
+        history.record_once(db, out, run, tests, summary, ours)
     html.write_index(out, summary, tests, history.recent_runs(db) if db else [])
+    report.write_results(out, run, tests)
     shutil.rmtree(os.path.join(out, "work"), ignore_errors=True)
     log(report.summary_text(summary).rstrip())
     fails = report.failure_lines(tests)

@@ -13,7 +13,7 @@ import os
 import subprocess
 import threading
 
-from . import files, procs
+from . import files, lock, procs
 
 MIN_TESTS = 4  # a Config with fewer tests runs them through otpu-lockstep alone
 OUTPUT_LIMIT = 16 << 20  # bytes of a child's output read back
@@ -28,7 +28,7 @@ class Server:
         self.out = out_path
         self.p = subprocess.Popen([exe, "--serve"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  start_new_session=True)
+                                  start_new_session=True, pass_fds=lock.held())
         procs.track(self.p)
 
     def run(self, args, timeout):

@@ -10,7 +10,7 @@ import math
 import os
 import sqlite3
 
-from . import files, schema
+from . import files, outputs, schema
 from .errors import UsageError
 from .outcome import KINDS
 from .text import visible
@@ -174,6 +174,36 @@ def changes(db, now, prev):
             "still_failing": sorted(n for n in now if failing(now, n) and failing(before, n))}
 
 
+def _journal(out):
+    return os.path.join(out, "work", "history.json")
+
+
+def mine(db, out, run):
+    """the id of the run's row when an earlier attempt at its end recorded it (a run resumed
+    after it was killed between that and results.json: resume.py), else None: the row after the
+    last one that attempt saw (out/work/history.json, written before it recorded), of the run's
+    start and folder (no other run writes into its folder: the lock)"""
+    try:
+        doc = schema.parse(files.read_text(_journal(out), files.OTHER), _journal(out))
+    except (files.BadFile, schema.Invalid):
+        return None
+    after = doc.get("after") if isinstance(doc, dict) else None
+    if not _count(after):
+        return None
+    rows = _rows(db, "SELECT id FROM runs WHERE id > ? AND started = ? AND out = ? ORDER BY id "
+                 "LIMIT 1", (after, run["started"], visible(run.get("out"))), int)
+    return rows[0][0] if rows else None
+
+
+def record_once(db, out, run, tests, summary, recorded):
+    """the run appended unless recorded (mine's id), the last run before it noted first"""
+    if recorded:
+        return recorded
+    os.makedirs(os.path.dirname(_journal(out)), exist_ok=True)
+    outputs.write(_journal(out), json.dumps({"after": last_run(db) or 0}))
+    return record(db, run, tests, summary)
+
+
 def record(db, run, tests, summary):
     """append a run; its id"""
     cov = summary["coverage"]["percent"] if summary.get("coverage") else None
@@ -284,12 +314,13 @@ def _unknown_runs(db, before=None):
     return _rows(db, q, (before,) if before else (), int)[0][0]
 
 
-def annotate(db, groups, started):
+def annotate(db, groups, started, before=None):
     """each BUCKET's first_seen (the first run that had it; this one, started, if none did)
-    and new (no recorded run had it; None when runs from before bucket history might have)"""
-    unknown = _unknown_runs(db)
+    and new (no recorded run had it; None when runs from before bucket history might have);
+    before: only the runs recorded before this run id count"""
+    unknown = _unknown_runs(db, before)
     for b in groups:
-        first = _first_seen(db, b["key"])
+        first = _first_seen(db, b["key"], before)
         b["first_seen"] = first or started
         b["new"] = False if first else (None if unknown else True)
 

@@ -1,8 +1,10 @@
 """One run at a time in an output folder: `run` and `merge` take an exclusive flock on
-DIR/otpu-regress.lock and hold it until the process ends (the kernel drops it then, however the
-process ends). The file says who holds it (pid, host, start, command) for the one line a
-second run prints when it is refused. The file is left in place: removing it would let two runs
-lock two different files of one name."""
+DIR/otpu-regress.lock and hold it until the process and the children it started have ended
+(held() is passed to each child: the kernel drops the lock when the last holder ends, however it
+ends), so that a run killed alone (the OOM killer) cannot be resumed while a test it started
+still writes into the folder. The file says who holds it (pid, host, start, command) for the
+one line a second run prints when it is refused. The file is left in place: removing it would
+let two runs lock two different files of one name."""
 import datetime
 import fcntl
 import json
@@ -15,7 +17,25 @@ from . import files
 from .errors import UsageError
 
 NAME = "otpu-regress.lock"
-_held = []  # the locked descriptors, open until the process ends
+_held = {}  # folder -> its locked descriptor, open until the process ends
+
+
+def held():
+    """the descriptors of the locks this process holds (for its children to hold them too)"""
+    return tuple(_held.values())
+
+
+def _gone(pid, host):
+    """pid on host (this one) has ended"""
+    if host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        pass
+    return False
 
 
 def _holder(fd):
@@ -27,13 +47,18 @@ def _holder(fd):
         if not (isinstance(pid, int) and all(isinstance(x, str) for x in (host, started)) and
                 isinstance(command, list)):
             raise TypeError
-        return f"pid {pid} on {host}, started {started}: {' '.join(map(str, command))}"
+        return (f"pid {pid} on {host}, started {started}: {' '.join(map(str, command))}" +
+                ("; it has ended, but a process it started still runs and holds the lock: "
+                 "wait for it or end it" if _gone(pid, host) else ""))
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return "its lock file does not say which"
 
 
 def take(out):
-    """lock the output folder out for this process, or UsageError naming the holder"""
+    """lock the output folder out for this process (once: --resume locks it before it reads
+    the run), or UsageError naming the holder"""
+    if os.path.realpath(out) in _held:
+        return
     path = os.path.join(out, NAME)
     try:
         st = os.lstat(path)
@@ -64,4 +89,4 @@ def take(out):
     except BaseException:
         os.close(fd)
         raise
-    _held.append(fd)
+    _held[os.path.realpath(out)] = fd

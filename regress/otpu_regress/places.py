@@ -9,7 +9,7 @@ import re
 import shutil
 import stat
 
-from . import files, lock
+from . import files, lock, outputs
 from .errors import UsageError
 
 # what a run writes into the output folder (regress/README.md), removed before it writes again
@@ -107,7 +107,15 @@ def remove(path):
         os.remove(path)
 
 
-def clear(out):
-    """the output folder without the files of an earlier run"""
+# what a resumed run keeps of the one it resumes (resume.py); the rest it writes again
+RESUMED = ("run.json", "results.jsonl", "repro", "work", "bundles")
+
+
+def clear(out, keep=()):
+    """the output folder without the files of an earlier run (keep: the names it keeps), and
+    without what a write killed before its rename left (outputs.leftovers)"""
     for name in FILES + FOLDERS:
-        remove(os.path.join(out, name))
+        if name not in keep:
+            remove(os.path.join(out, name))
+    for path in outputs.leftovers(out, FILES):
+        os.remove(path)

@@ -1,12 +1,16 @@
 """The child processes of a run: each in a process group of its own, so that a timeout stops
 the whole group (otpu-lockstep, its simulator, a build's compilers), and all of them stopped
 when otpu-regress itself is (SIGINT, SIGTERM, SIGHUP: a Slurm cancel, a closed terminal).
-otpu-mutate runs its children with this module too."""
+Each holds the output folder's lock too (lock.held): one left running by an otpu-regress that
+was killed alone keeps a resumed run out of the folder until it ends. otpu-mutate runs its
+children with this module too."""
 import os
 import signal
 import subprocess
 import threading
 import time
+
+from . import lock
 
 _live = set()
 _servers = set()  # (of _live: the fork servers)
@@ -49,7 +53,7 @@ def run(cmd, timeout=None, env=None, unset=(), cwd=None):
     try:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              encoding="utf-8", errors="surrogateescape", start_new_session=True,
-                             env=_environment(env, unset), cwd=cwd)
+                             env=_environment(env, unset), cwd=cwd, pass_fds=lock.held())
     except OSError as e:  # the tool went (a rebuild in progress, say): this test's crash
         return 127, f"cannot run {cmd[0]}: {e.strerror}", time.monotonic() - t0, False
     with _lock:
@@ -62,6 +66,11 @@ def run(cmd, timeout=None, env=None, unset=(), cwd=None):
     finally:
         with _lock:
             _live.discard(p)
+
+
+def stopping():
+    """otpu-regress is being stopped: what a child ended with now is not its verdict"""
+    return _stopping.is_set()
 
 
 def track(p):

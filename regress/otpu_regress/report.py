@@ -116,13 +116,17 @@ def failure_lines(tests):
             for t in tests if t["status"] != "pass"]
 
 
+def write_results(out_dir, run, tests):
+    write_json(os.path.join(out_dir, "results.json"),
+               {"schema": SCHEMA, "run": run, "tests": tests})
+
+
 def write_json(path, doc):
     outputs.write(path, json.dumps(doc, indent=1))
 
 
 def write_all(out_dir, run, tests, summary):
-    write_json(os.path.join(out_dir, "results.json"),
-               {"schema": SCHEMA, "run": run, "tests": tests})
+    """summary.json, summary.txt, junit.xml (results.json: write_results, last)"""
     write_json(os.path.join(out_dir, "summary.json"), summary)
     outputs.write(os.path.join(out_dir, "summary.txt"), summary_text(summary))
     write_junit(os.path.join(out_dir, "junit.xml"), run, tests)

@@ -61,7 +61,9 @@ RUN = record({"started": _time, "wall_time": number(0, 1e11), "host": string(1 <
               "jobs": integer(0, 1 << 20), "shard": nullable(_shard),
               "suites": list_of(_PATH, 1 << 16), "command": list_of(_PATH, 1 << 16),
               "out": _PATH, "identity": IDENTITY},
-             {"merged": list_of(_PATH, 1 << 16), "rounds": list_of(ROUND, 1 << 10)})
+             {"merged": list_of(_PATH, 1 << 16), "rounds": list_of(ROUND, 1 << 10),
+              # where the command was run; when each --resume of it started (resume.py)
+              "cwd": _PATH, "resumed": list_of(_time, 1 << 16)})
 _TEST = record({
     "name": _NAME, "suite": _NAME, "bundle": _NAME, "bundle_path": _PATH,
     "plusargs": list_of(_PATH, 1024), "status": one_of("pass", "fail"),

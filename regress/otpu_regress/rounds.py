@@ -42,8 +42,8 @@ def _totals(cov_tool, files, path, log):
         return None
 
 
-def _stop(a, r, rec, aimed, elapsed):
-    """why no round follows round r (None: one does)"""
+def _stop(a, r, rec, aimed, spent):
+    """why no round follows round r (None: one does); spent: the rounds' seconds so far"""
     if rec["bins"] is None:
         return "no coverage figure"
     if rec["hit"] == rec["bins"]:
@@ -54,15 +54,17 @@ def _stop(a, r, rec, aimed, elapsed):
         return "--rounds reached"
     if not aimed:
         return "no gen entry to aim"
-    if a.budget is not None and elapsed + rec["time"] > a.budget:
+    if a.budget is not None and spent + rec["time"] > a.budget:  # (the next as long as this)
         return "--budget spent"
     return None
 
 
-def run(a, tests, tools, out, run_round, results, t0, log):
-    """runs the rounds (run_round(tests) runs one; results grows with every record); their
-    records"""
-    records, hit, round_tests = [], 0, tests
+def run(a, tests, tools, out, run_round, results, records, save, log):
+    """runs the rounds (run_round(tests) runs one; results grows with every record); records:
+    the ROUNDs, each set as its round ends, then save() (run.json keeps them). A resumed run
+    (resume.py) replays the rounds its records hold, each round's tests those of the coverage
+    before it, again: a round that had ended keeps its time (--budget counts it)"""
+    hit, round_tests, spent, ended = 0, tests, 0.0, len(records)
     gen_root = os.path.join(out, "bundles")
     for r in range(1, a.rounds + 1):
         start, before = time.monotonic(), len(results)
@@ -73,19 +75,24 @@ def run(a, tests, tools, out, run_round, results, t0, log):
         mine = results[before:]
         rec = {"round": r, "tests": len(mine),
                "failed": sum(t["status"] != "pass" for t in mine),
-               "time": round(time.monotonic() - start, 3), "hit": tot.get("hit"),
+               "time": records[r - 1]["time"] if r <= ended else
+               round(time.monotonic() - start, 3), "hit": tot.get("hit"),
                "bins": tot.get("bins"), "percent": tot.get("percent"),
                "new": tot["hit"] - hit if tot else None}
-        records.append(rec)
+        records[r - 1:r] = [rec]
         if tot:
             log(f"otpu-regress: round {r}: {tot['hit']} of {tot['bins']} bins hit "
                 f"({rec['new']} new)")
             hit = tot["hit"]
-        stop = _stop(a, r, rec, any(t.entry.gen for t in tests), time.monotonic() - t0)
+        spent += rec["time"]
+        stop = _stop(a, r, rec, any(t.entry.gen for t in tests), spent)
         if stop:
             rec["stopped"] = stop
+            del records[r:]  # (rounds a replay did not reach)
             log(f"otpu-regress: no round {r + 1}: {stop}")
+            save()
             break
+        save()
         round_tests = next_tests(tests, r + 1, path, gen_root)
         log(f"otpu-regress: round {r + 1}: {len(round_tests)} programs toward the "
             f"{tot['bins'] - tot['hit']} bins still empty")

@@ -9,7 +9,7 @@ import os
 import shlex
 import shutil
 
-from . import buckets, files, forkserver, outcome, procs
+from . import buckets, files, forkserver, outcome, outputs, procs
 from .repro import make_repro
 from .names import safe_name
 from .suite import Test
@@ -155,6 +155,8 @@ def run_test(test: Test, tools, out_dir, opts, problem, servers=None):
         os.makedirs(os.path.dirname(cov), exist_ok=True)
         served = served_run(test, servers, report, cov if opts.coverage else None, opts)
         status, output, secs, timed_out = served or procs.run(cmd, opts.timeout)
+        if status != 0:  # a tool that ran out of space: the disk's verdict, not the test's
+            outputs.full_in(output, report)
         rec["served"] = served is not None
         st, kind, msg, d = outcome.classify(status, output, report, timed_out, opts.timeout)
         cycles, instructions = outcome.counts(output)

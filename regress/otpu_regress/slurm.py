@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import time
 
-from . import files
+from . import files, outputs
 from .errors import UsageError
 
 POLL_S = 2.0
@@ -38,8 +38,11 @@ def marker_path(out_dir, shard):
     return os.path.join(out_dir, f"shard-{shard}", ".exit")
 
 
-def batch_script(shards, shard_command, out_dir):
-    """The array job's script: task I runs shard_command(I) and records its exit status."""
+def batch_script(shards, shard_command, out_dir, resume=None):
+    """The array job's script: task I runs shard_command(I) and records its exit status;
+    resume: the argv that, with the shard's folder after it, resumes its run: a task Slurm
+    requeued (preempted, its node failed) whose folder holds the run it started goes on with
+    it instead of starting again."""
     lines = ["#!/bin/bash",
              f"# otpu-regress: {shards} shards as one Slurm array job (otpu_regress/slurm.py)",
              "#SBATCH --job-name=otpu-regress",
@@ -53,6 +56,9 @@ def batch_script(shards, shard_command, out_dir):
               "esac",
               f"shard={shlex.quote(out_dir)}/shard-$i",
               'mkdir -p "$shard"',
+              *(['if [ -f "$shard/run.json" ]; then  # requeued: its run goes on',
+                 f'  cmd=({shlex.join(resume)} "$shard")',
+                 "fi"] if resume else []),
               f'echo "otpu-regress: shard $i/{shards} on $(hostname -s):" "${{cmd[@]}}"',
               '"${cmd[@]}"',
               "rc=$?",
@@ -160,7 +166,8 @@ def collect(out_dir, shards, killed):
         time.sleep(0.5)
 
 
-def run_array(shards, shard_command, out_dir, partition=None, sbatch_args=(), log=print):
+def run_array(shards, shard_command, out_dir, partition=None, sbatch_args=(), log=print,
+              resume=None):
     """Runs shard_command(i) (an argv list) for i = 1..shards as one Slurm array job, waits
     for it, and returns {i: exit status of shard i's command, or None when its task did not
     finish (killed by Slurm, or never ran)}. Raises SlurmError (one line) when Slurm is
@@ -179,8 +186,7 @@ def run_array(shards, shard_command, out_dir, partition=None, sbatch_args=(), lo
         except FileNotFoundError:
             pass
     script = os.path.join(out_dir, "slurm-array.sh")
-    with open(script, "w") as f:
-        f.write(batch_script(shards, shard_command, out_dir))
+    outputs.write(script, batch_script(shards, shard_command, out_dir, resume))
     job = submit(script, partition, sbatch_args)
     log(f"otpu-regress: submitted slurm job {job}: {shards} tasks, script {script}")
     try:

@@ -26,6 +26,11 @@ def shard_command(a, out):
                              os.path.join(out, f"shard-{i}")]
 
 
+def resume_command():
+    """the argv that resumes a shard's run (its folder after it): a requeued task's"""
+    return [sys.executable, os.path.abspath(sys.argv[0]), "run", "--resume"]
+
+
 def lost(tests, i, n, why, tools):
     """failure records for the tests of shard i, whose task left no results"""
     return [{**new_record(t, tools), "status": "fail", "kind": "crash",
@@ -38,7 +43,7 @@ def run_on_slurm(a, tests, tools, out, ident, db, log):
     for i in range(1, n + 1):  # an earlier run's shard must not stand in for a lost task
         places.remove(os.path.join(out, f"shard-{i}"))
     status = run_array(n, shard_command(a, out), out, partition=a.partition,
-                       sbatch_args=a.sbatch_args, log=log)
+                       sbatch_args=a.sbatch_args, log=log, resume=resume_command())
     dirs, missing, accounted, why = [], [], set(), {}
     for i in range(1, n + 1):
         d = os.path.join(out, f"shard-{i}")
