@@ -4,6 +4,15 @@ executable stubs, a tally of the checks, and a tool run with its stdin closed an
 import os
 import shutil
 import subprocess
+import sys
+import tempfile
+
+
+def regress_tree(root):
+    """the otpu_regress package of the source tree at root made importable; that tree's
+    quickstart bundle"""
+    sys.path.insert(0, os.path.join(root, "regress"))
+    return os.path.join(root, "examples", "quickstart")
 
 
 def write(p, data):
@@ -24,8 +33,9 @@ def executable(p, text):
 class Tally:
     """the checks of one test program: ok/FAIL lines as they come, the failures kept"""
 
-    def __init__(self):
+    def __init__(self, prefix="otpu-test-"):
         self.passed, self.failed = 0, []
+        self.scratch = tempfile.mkdtemp(prefix=prefix)  # removed by run()
 
     def check(self, name, ok, detail=""):
         if ok:

@@ -33,7 +33,6 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 import xml.dom.minidom
 import xml.etree.ElementTree as ET
@@ -70,9 +69,8 @@ time.sleep(float(os.environ.get("STUB_SLEEP", "0")))
 sys.exit(int(os.environ.get("STUB_EXIT", "0")))
 '''
 
-TALLY = Tally()
-check = TALLY.check
-tmp = tempfile.mkdtemp(prefix="otpu-regress-bad-")
+TALLY = Tally("otpu-regress-bad-")
+check, tmp = TALLY.check, TALLY.scratch
 TOOLS = os.path.join(tmp, HOSTILE_DIR)
 LOG = os.path.join(tmp, "stub.log")
 

@@ -27,21 +27,18 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
-from stub_kit import Tally, executable, run_tool, write
+from stub_kit import Tally, executable, regress_tree, run_tool, write
 
 REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[1:3])
-sys.path.insert(0, os.path.join(ROOT, "regress"))
+QUICKSTART = regress_tree(ROOT)
 from otpu_regress import buckets, history, html, report, results  # noqa: E402
 
-QUICKSTART = os.path.join(ROOT, "examples", "quickstart")
 TIMEOUT = 120
-TALLY = Tally()
-check = TALLY.check
-tmp = tempfile.mkdtemp(prefix="otpu-regress-buckets-")
+TALLY = Tally("otpu-regress-buckets-")
+check, tmp = TALLY.check, TALLY.scratch
 
 # otpu-lockstep's stand-in: does what the bundle's stub.json says (exit status, a line on
 # stdout, a divergence.json written into --report); logs its argv

@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 from stub_kit import Tally, executable, run_tool, write
 
 REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[1:3])
@@ -57,9 +56,8 @@ MODULE = """module mod(input logic clk, input logic a, output logic y);
 endmodule
 """
 
-TALLY = Tally()
-check = TALLY.check
-tmp = tempfile.mkdtemp(prefix="otpu-regress-codecov-input-")
+TALLY = Tally("otpu-regress-codecov-input-")
+check, tmp = TALLY.check, TALLY.scratch
 TOOLS = os.path.join(tmp, "tools")
 
 

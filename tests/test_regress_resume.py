@@ -46,18 +46,16 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 from types import SimpleNamespace
-from stub_kit import Tally, executable, run_tool, write
+from stub_kit import Tally, executable, regress_tree, run_tool, write
 
 MODE = sys.argv[1]
 REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[2:4])
-sys.path.insert(0, os.path.join(ROOT, "regress"))
+QUICKSTART = regress_tree(ROOT)
 from otpu_regress import names, slurm, slurm_run  # noqa: E402
 
-QUICKSTART = os.path.join(ROOT, "examples", "quickstart")
 TIMEOUT = 300
-TALLY = Tally()
-check = TALLY.check
-tmp = tempfile.mkdtemp(prefix="otpu-regress-resume-")
+TALLY = Tally("otpu-regress-resume-")
+check, tmp = TALLY.check, TALLY.scratch
 
 # otpu-lockstep's stand-in: does what the bundle's stub.json says (exit status, a line, a
 # divergence.json into --report), writes a fixture .dat where --code-coverage says; says it ran

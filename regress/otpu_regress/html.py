@@ -139,23 +139,33 @@ def _percent(p):
     return NONE if p is None else f"{p:.1f} %"
 
 
+def _num(text):
+    """a right-aligned cell of text (already escaped)"""
+    return f'<td class="num">{text}</td>'
+
+
+def _table(attrs, heads, rows):
+    """a table: attrs (' id="x"', or ''), its column heads, its rows (HTML)"""
+    head = "".join(f"<th>{h}</th>" for h in heads)
+    return f"<table{attrs}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
 def _rounds(run):
     """the coverage of each round of --rounds (rounds.py), when the run had rounds"""
     rounds = run.get("rounds") or []
     if not rounds:
         return ""
     rows = "".join(
-        f'<tr><td class="num">{x["round"]}</td><td class="num">{_e(_count(x["tests"]))}</td>'
-        f'<td class="num">{_e(_count(x["failed"]))}</td>'
-        f'<td class="num">{_e(_count(x["hit"]))} of {_e(_count(x["bins"]))}</td>'
-        f'<td class="num">{_e(_percent(x["percent"]))}</td>'
-        f'<td class="num">{_e(_count(x["new"]))}</td><td class="num">{x["time"]:.1f}</td>'
-        f'<td>{_e(x.get("stopped") or "")}</td></tr>' for x in rounds)
+        "<tr>" + _num(x["round"]) + _num(_e(_count(x["tests"]))) + _num(_e(_count(x["failed"])))
+        + _num(f'{_e(_count(x["hit"]))} of {_e(_count(x["bins"]))}')
+        + _num(_e(_percent(x["percent"]))) + _num(_e(_count(x["new"])))
+        + _num(f'{x["time"]:.1f}') + f'<td>{_e(x.get("stopped") or "")}</td></tr>'
+        for x in rounds)
+    heads = ("round", "tests", "failed", "bins hit (so far)", "coverage", "new bins",
+             "time (s)", "then")
     return ('<section id="rounds"><h2>Coverage by round</h2><p>Each round after the first '
             "runs every gen entry's next programs, aimed at the bins the rounds before left "
-            "empty (otpu-gen --cover).</p><table><thead><tr><th>round</th><th>tests</th>"
-            "<th>failed</th><th>bins hit (so far)</th><th>coverage</th><th>new bins</th>"
-            f"<th>time (s)</th><th>then</th></tr></thead><tbody>{rows}</tbody></table></section>")
+            "empty (otpu-gen --cover).</p>" + _table("", heads, rows) + "</section>")
 
 
 def _holes(coverage):
@@ -227,12 +237,10 @@ def _failure_row(out_dir, test):
 def _failures(out_dir, failed):
     if not failed:
         return '<h2>Failures</h2><p class="clean">no failures</p>'
-    head = "".join(f"<th>{h}</th>" for h in
-                   ("test", "kind", "instruction", "location", "message", "repro"))
     rows = "".join(_failure_row(out_dir, t) for t in failed)
-    return (f"<h2>Failures ({len(failed):,})</h2>"
-            f'<table id="failures" class="tests"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{rows}</tbody></table>")
+    return (f"<h2>Failures ({len(failed):,})</h2>" +
+            _table(' id="failures" class="tests"',
+                   ("test", "kind", "instruction", "location", "message", "repro"), rows))
 
 
 def _waivers(summary):
@@ -244,15 +252,14 @@ def _waivers(summary):
     rows = "".join(
         f'<tr class="waiver" data-id="{_e(w["id"])}"><td>{_e(w["id"])}</td>'
         f'<td><code>{_e(w["signature"])}</code></td><td class="message">{_e(w["why"])}</td>'
-        f'<td class="message">{_e(w["link"])}</td><td class="num">'
-        + ('<span class="bad">stale: matched nothing</span>' if w["stale"] else
-           _e(_count(w["matched"]))) + "</td></tr>" for w in ws)
-    head = "".join(f"<th>{h}</th>" for h in ("waiver", "signature", "why", "write-up",
-                                               "waived tonight"))
+        f'<td class="message">{_e(w["link"])}</td>'
+        + _num('<span class="bad">stale: matched nothing</span>' if w["stale"] else
+               _e(_count(w["matched"]))) + "</tr>" for w in ws)
     return (f"<h2>Waivers ({len(ws):,})</h2><p>Known differences: a failure whose signature "
             "one of these matches is waived (it does not fail the run; junit.xml skips it "
-            "with the reason). A failure none matches is new.</p>"
-            f'<table id="waivers"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
+            "with the reason). A failure none matches is new.</p>" +
+            _table(' id="waivers"', ("waiver", "signature", "why", "write-up",
+                                     "waived tonight"), rows))
 
 
 def _name_list(names, linked):
@@ -303,11 +310,10 @@ def _history(summary, runs):
 def _slowest(slowest):
     if not slowest:
         return "<h2>Slowest tests</h2><p>no tests</p>"
-    rows = "".join(f'<tr><td>{_e(t["name"])}</td><td class="num">{t["time"]:.2f}</td></tr>'
+    rows = "".join(f'<tr><td>{_e(t["name"])}</td>' + _num(f'{t["time"]:.2f}') + "</tr>"
                    for t in slowest)
-    return ("<h2>Slowest tests</h2>"
-            '<table id="slowest" class="tests"><thead><tr><th>test</th><th>time (s)</th></tr>'
-            f"</thead><tbody>{rows}</tbody></table>")
+    return "<h2>Slowest tests</h2>" + _table(' id="slowest" class="tests"',
+                                             ("test", "time (s)"), rows)
 
 
 MUTATION_BEGIN, MUTATION_END = "<!-- mutation -->", "<!-- /mutation -->"
@@ -328,9 +334,9 @@ def _mutation(out_dir):
         if score.get("golden"):
             rows.append(("golden vectors alone", score["golden"]))
         cells = "".join(
-            f'<tr><td>{_e(name)}</td><td class="num">{_e(_count(s["killed"]))} of '
-            f'{_e(_count(s["of"]))}</td><td class="num">'
-            f'{_e("-" if s["percent"] is None else format(s["percent"], ".1f"))}</td></tr>'
+            f'<tr><td>{_e(name)}</td>' + _num(f'{_e(_count(s["killed"]))} of '
+                                              f'{_e(_count(s["of"]))}')
+            + _num(_e("-" if s["percent"] is None else format(s["percent"], ".1f"))) + "</tr>"
             for name, s in rows)
         surv = [m for m in doc["mutants"] if m["status"] == "survived"]
         items = "".join(f'<li><code>{_e(m["id"])}</code> ({_e(m["file"])}:{_e(m["line"])}, '
@@ -340,8 +346,7 @@ def _mutation(out_dir):
                                        f'{t["equivalent"]:,} equivalent, '
                                        f'{t["stillborn"]:,} stillborn')),
                         ("programs", _e(run["config"]["generated"]))])
-                + '<table id="mutation-score"><thead><tr><th>programs</th><th>mutants killed'
-                f'</th><th>%</th></tr></thead><tbody>{cells}</tbody></table>'
+                + _table(' id="mutation-score"', ("programs", "mutants killed", "%"), cells)
                 + (f'<p class="bad">survivors ({len(surv):,})</p><ul>{items}</ul>' if surv
                    else '<p class="clean">no survivors</p>'))
     except (files.BadFile, ValueError, KeyError, TypeError, AttributeError,
