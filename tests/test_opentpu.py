@@ -10,7 +10,7 @@ With it:
     SystemC top), and otpu-rtl's end state of one equals its golden final state;
   - generated programs of that revision (otpu-gen --rev acf0c1c6, fixed seeds) pass, except
     the ones that hit the documented differences between openTPU's RTL and its own
-    simulator (README, "openTPU's RTL"), which must diverge exactly where documented;
+    simulator (docs/opentpu.md), which must diverge exactly where documented;
   - bad input is refused before anything runs (another revision, run arguments, faults, host
     steps);
   - an opcode the RTL has no unit for stops both sides at it, after the window drains;

@@ -1,1 +1,1 @@
-"""otpu-regress: the nightly RTL regression around otpu-lockstep (README, "Nightly regression")."""
+"""otpu-regress: the nightly RTL regression around otpu-lockstep (docs/regress.md)."""

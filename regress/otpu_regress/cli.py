@@ -26,8 +26,8 @@ EPILOG = """exit status: 0 every test passed, 1 a test failed, 2 bad usage or ba
 space left on the device (what was written is whole: run --resume OUT goes on once there is),
 128+N stopped by signal N (run --resume OUT goes on).
 The tools come from $OTPU_LOCKSTEP, $OTPU_RTL, $OTPU_GEN, $OTPU_COV, $OTPU_SHRINK, else from
-the build this launcher belongs to. Suite files: ci/nightly.suite; the format is in the
-README ("Nightly regression"). Numbers: decimal without leading zeros, or hex with 0x."""
+the build this launcher belongs to. Suite files: ci/nightly.suite; the format is in
+docs/regress.md. Numbers: decimal without leading zeros, or hex with 0x."""
 WAIVERS_HELP = ("the known differences (a TOML file of [[waiver]] tables: id, signature, why, "
                 "link; regress/README.md, 'Waivers'): a failure whose bucket matches one is "
                 "'waived' (skipped in junit.xml, apart on the page, not failing the run); a "
