@@ -7,20 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-rec *ck_unit_head(slice_state *ss, uint32_t unit)
-{
-    return ss->flen[unit] ? ss->fifo[unit][ss->fhead[unit]] : NULL;
-}
-
-/* The model may still owe this instruction's writes (a collective, a WAITW): settle it, for
- * as many host rounds as the host's steps take (polls, cycles) while the model progresses. */
-void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r)
-{
-    for (int tries = 0; !r->retired && !c->sl[s].model_error && tries < 1 << 20; tries++)
-        if (ck_model_step(c, s) && tries >= 4)
-            break;
-}
-
 int otpu_check_write(otpu_checker *c, uint32_t s, uint32_t unit, otpu_space space,
                      uint64_t addr, uint32_t data, uint32_t mask)
 {

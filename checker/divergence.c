@@ -1,21 +1,12 @@
 /* divergence.c - the record of the first divergence: the failing instruction, its tile,
  * its inputs' producers, the loop nest and the recent events. */
 #include "scoreboard.h"
-#include "report.h"
+#include "report_terms.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdarg.h>
-
-const char *otpu_div_kind_name(otpu_div_kind k)
-{
-    static const char *const names[OTPU_DIV_KINDS] = {
-        "none", "wrong-value", "missing-write", "stray-write", "duplicate-write",
-        "order-violation", "register-mismatch", "control-flow", "error-flag-mismatch",
-        "hang", "end-state-mismatch", "host-step"};
-    return (unsigned)k < OTPU_DIV_KINDS ? names[k] : "?";
-}
 
 void ck_describe(const rec *r, otpu_div_instr *d)
 {

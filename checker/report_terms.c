@@ -1,5 +1,15 @@
-/* report_terms.c - memory space names and the ulp distance (report_terms.h). */
+/* report_terms.c - the divergence kinds' and memory spaces' names, and the ulp distance
+ * (report_terms.h). */
 #include "report_terms.h"
+
+const char *otpu_div_kind_name(otpu_div_kind k)
+{
+    static const char *const names[OTPU_DIV_KINDS] = {
+        "none", "wrong-value", "missing-write", "stray-write", "duplicate-write",
+        "order-violation", "register-mismatch", "control-flow", "error-flag-mismatch",
+        "hang", "end-state-mismatch", "host-step"};
+    return (unsigned)k < OTPU_DIV_KINDS ? names[k] : "?";
+}
 
 const char *otpu_space_label(otpu_space s)
 {

@@ -1,5 +1,7 @@
-/* report_terms.h - the terms a report and a signature both state: a memory space's name and the
- * ulp distance of two fp32 values. */
+/* report_terms.h - the terms a report and a signature both state: a divergence kind's name
+ * (otpu_div_kind_name, declared in check.h, defined in report_terms.c), a memory space's name and
+ * the ulp distance of two fp32 values. Below the divergence record and the report: it calls
+ * nothing of the checker. */
 #ifndef OTPU_REPORT_TERMS_H
 #define OTPU_REPORT_TERMS_H
 

@@ -1,8 +1,10 @@
 /* scoreboard.h - the lockstep checker's state and the pieces its files share (internal to
- * libotpucheck; the contract is check.h). scoreboard.c holds the model's side and the instruction
- * events; check_writes.c judges writes and register writes; check_order.c the order of
- * conflicting instructions; check_state.c the halt and the end of the run; divergence.c
- * fills the record of the first divergence. */
+ * libotpucheck; the contract is check.h). In layers, each calling only those below it
+ * (checker/meson.build): scoreboard.c holds the model's side and the helpers the others share;
+ * explain.c and divergence.c fill the record of the first divergence; check_order.c judges the
+ * order of conflicting instructions, check_writes.c writes and register writes, check_events.c
+ * the instruction events (dispatch, start, complete, error, time), check_state.c the halt and
+ * the end of the run, check_host.c the host's steps. */
 #ifndef OTPU_SCOREBOARD_H
 #define OTPU_SCOREBOARD_H
 
@@ -114,7 +116,6 @@ int ck_windowed(unsigned op);
 int ck_model_step(otpu_checker *c, uint32_t s);
 int ck_model_next(otpu_checker *c, uint32_t s, rec **out);
 const char *ck_model_error(const otpu_checker *c, uint32_t s);
-/* check_writes.c */
 rec *ck_unit_head(slice_state *ss, uint32_t unit);
 void ck_ensure_retired(otpu_checker *c, uint32_t s, rec *r);
 /* explain.c: fills d's operands and intermediates at its location; 0, or -1 (none) */
@@ -127,10 +128,6 @@ int ck_explain_register(otpu_checker *c, uint32_t s, const regw *w, const uint32
  * RTL went to rtl_pc (UINT32_MAX: it halted), the model to model_pc (UINT32_MAX: halted) */
 void ck_explain_split(otpu_checker *c, uint32_t s, uint32_t rtl_pc, uint32_t model_pc,
                       otpu_divergence *d);
-/* check_order.c */
-void ck_note_early_start(slice_state *ss, rec *r);
-int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space space,
-                       uint64_t addr, uint32_t data, uint32_t mask);
 /* divergence.c */
 /* Where a stray write of r's unit landed against r's own writes in that space: "past the end
  * of its TMEM range [lo, hi) by 3 words", "before its start by ...", "inside its range, in a
@@ -145,5 +142,9 @@ otpu_divergence *ck_written(otpu_divergence *d, otpu_space space, uint64_t addr,
 /* Records a divergence (the first in full); returns OTPU_CHECK_DIVERGED. */
 int ck_diverge(otpu_checker *c, otpu_div_kind kind, uint32_t s, const rec *r,
                otpu_divergence *d, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* check_order.c (the other checks call it) */
+void ck_note_early_start(slice_state *ss, rec *r);
+int ck_order_violation(otpu_checker *c, uint32_t s, const rec *r, otpu_space space,
+                       uint64_t addr, uint32_t data, uint32_t mask);
 
 #endif

@@ -2,7 +2,8 @@
  * DRAM chunk, QST at every byte offset, lengths around LANES and chunk sizes, strided rows,
  * stores that share chunks, loads of what was just stored, and the highest legal DRAM and
  * TMEM addresses. */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
 #include "ops.h"
 
 static uint32_t length(gen_ctx *c)

@@ -4,7 +4,8 @@
  * can neither run nor wait at a collective or a WAITW does not exist), STEP_LIMIT (a tool's
  * option, not the bundle's), NOMEM (the simulator's host), and COLLECTIVE when S = 1.
  * A COLLECTIVE is a BAR the other slices never reach, or GATHERs that disagree. */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
 #include "ops.h"
 
 #include <stdio.h>

@@ -3,7 +3,9 @@
  * of exp2, recip, rsqrt and log2), the rest the ordinary runs of data.h (random mantissas whose
  * results round, near-ties, cancellation); loaded, worked on by every VOP function and row
  * lengths past 64, stored back. */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
+#include "layout.h"
 #include "ops.h"
 
 static unsigned pick(gen_ctx *c)

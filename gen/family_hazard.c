@@ -5,7 +5,9 @@
  * pairs whose ranges meet at exactly the first or the last word of the older one's, or miss
  * it by one word (edge_pair). Data: the pools hold the fp32 words, weights and scales of
  * data.h, TMEM loaded at the start. */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
+#include "layout.h"
 #include "ops.h"
 
 /* the units' instructions that read or write memory, in turn, so every ordered pair of units

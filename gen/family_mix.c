@@ -3,7 +3,9 @@
  * units busy at once, LOOP nests (now and then 4 deep) with stepping address registers, RLD,
  * HALT CHAIN, BAR and GATHER between segments of every slice, and now and then slices that
  * wait for the host at their start (host.txt). */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
+#include "host_steps.h"
 #include "ops.h"
 
 static const unsigned opcodes[] = {

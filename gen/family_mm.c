@@ -6,7 +6,8 @@
  * one magnitude and sign (each quantizes to 127) times weights of one sign at full scale, so
  * that a K block's integer passes 2^17. The family turns Config PAIR on unless the command
  * line sets it. */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
 #include "ops.h"
 
 #include <string.h>

@@ -1,7 +1,8 @@
 /* family_stream.c - DSTEP and STREAM: descriptors with random modes and edge shapes (1 row,
  * past 64 columns, row strides, TMEM and DRAM streams, NODST, ZERO), DSTEP at every legal
  * column count. The family turns DSTEP and STREAM on unless the command line sets them. */
-#include "generate.h"
+#include "families.h"
+#include "frame.h"
 #include "ops.h"
 
 void gen_family_stream_defaults(otpu_config *cfg)

@@ -42,32 +42,4 @@ int otpu_gen_bundle(const gen_family *family, uint64_t seed, uint64_t index, uin
                     gen_data data, const otpu_config *cfg, otpu_bundle *out, gen_info *info,
                     char *err, size_t errlen);
 
-/* The families (family_<name>.c). */
-int gen_family_mix(gen_ctx *c);
-int gen_family_hazard(gen_ctx *c);
-int gen_family_dma(gen_ctx *c);
-int gen_family_mm(gen_ctx *c);
-int gen_family_stream(gen_ctx *c);
-int gen_family_fp(gen_ctx *c);
-int gen_family_error(gen_ctx *c);
-void gen_family_stream_defaults(otpu_config *cfg);
-void gen_family_mm_defaults(otpu_config *cfg);
-const char *gen_family_stream_refuses(const otpu_config *cfg);
-
-/* Helpers the families share: every slice's address registers set up; the program ends
- * (HALT; with chain, slice 0 HALT CHAINs to a short second program in its DRAM). */
-void gen_start_all(gen_ctx *c);
-void gen_end(gen_ctx *c, int chain);
-/* Now and then, slices that start by waiting for the host (a WAITW on a flag, host.txt's
- * steps write it) (host_steps.c). */
-void gen_host_handshake(gen_ctx *c);
-/* The DRAM images' regions and data (layout.c; otpu_gen_bundle lays them out before the
- * family builds, a family that narrows dpool or changes edge_pct lays them out again), and the
- * instructions that load the current slice's TMEM pool (its first 4096 words) and its whole
- * ACT RAM from them (gen_start_all calls it). */
-void gen_layout_data(gen_ctx *c);
-void gen_warm(gen_ctx *c);
-/* The same collective (BAR or GATHER) at the end of every slice's program so far. */
-void gen_collective(gen_ctx *c, unsigned op);
-
 #endif

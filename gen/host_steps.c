@@ -2,7 +2,7 @@
  * by waiting for the host, as openTPU's programs do. The host writes the data, then the flag;
  * now and then first a flag the compare still fails on, and a few polls pass. The words live
  * above the data pool, where no other generated instruction reads or writes. */
-#include "generate.h"
+#include "host_steps.h"
 #include "ops.h"
 
 #include <stdarg.h>

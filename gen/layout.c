@@ -1,7 +1,7 @@
 /* layout.c - the data generated programs run on (gen/README.md, "Data"): where the DRAM
  * images hold which kind (data.h) and the instructions that load them before a program's
  * first, so that the datapath's instructions run on data, not zeros. */
-#include "generate.h"
+#include "layout.h"
 
 #include "data.h"
 

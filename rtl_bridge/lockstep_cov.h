@@ -1,4 +1,4 @@
-// lockstep_cov.h - otpu-lockstep run --coverage: the functional coverage (sim/coverage.h) of a
+// lockstep_cov.h - otpu-lockstep run --coverage: the functional coverage (cov/coverage.h) of a
 // bundle, from the C model's run of it and from the RTL's event log (rtl/EVENTS.md records as the
 // simulator's --events writes them: "CYCLE sS KIND [unit=U] [slot=N] pc=P op=OP").
 #ifndef OTPU_LOCKSTEP_COV_H

@@ -12,7 +12,7 @@
 // Verilator's code coverage for --code-coverage, which writes the run's .dat). `run` reads the bundle's case.txt,
 // finds or builds the simulator of its Config and runs it (exit 0 ok, 1 a simulated error, 2 bad
 // input, 3 timeout; 4 if the build failed). The cache is $OTPU_RTL_CACHE (default
-// $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl; sim/cache.h); a read-only
+// $XDG_CACHE_HOME/otpu-lockstep/rtl, else ~/.cache/otpu-lockstep/rtl; tools/cache.h); a read-only
 // prebuilt folder (the meson build's, OTPU_RTL_PREBUILT) is searched first. --dut opentpu=PATH
 // runs openTPU's own RTL from a checkout instead (opentpu.h).
 #include "cmdline.h"

@@ -51,11 +51,13 @@ const char kTop[] = "otpu_rtl_tb";
 const char *const kOpenTpuPackages[] = {"rtl/otpu_protocol_pkg.sv", "rtl/otpu_dpi.sv",
                                         "dpi/otpu_lockstep_dpi.sv"};
 const char kOpenTpuAdapter[] = "rtl_bridge/opentpu/otpu_rtl_tb.sv";
-// the sources of the last step (a list, and its makefile's template); headers of these
-// folders are in its key too
+// the sources of the last step (a list, and its makefile's template); it compiles with the
+// headers of these folders (-I, in this order: its own, then the lockstep libraries'), and
+// every one is in its key too
 const char kSimSources[] = "rtl_bridge/sim_sources.txt";
 const char kSimMakefile[] = "rtl_bridge/templates/sim_link.mk.in";
-const char *const kHeaderDirs[] = {"rtl_bridge", "dpi", "checker", "sim"};
+const char *const kHeaderDirs[] = {"rtl_bridge", "dpi",  "checker", "cov",
+                                   "golden",     "json", "digest",  "sim"};
 // the folder of the RTL's `include files (*.svh): Verilator's -I, and every one is in the
 // library's key
 const char kRtlIncludeDir[] = "rtl";
@@ -228,8 +230,9 @@ bool hash_library(const std::string &lib, std::string *h, std::string *err) {
   return hash_files(members, h, err);
 }
 
-// The lockstep libraries (dpi/, checker/, sim/ of the meson build) every simulator links, so
-// that one binary runs either plain or in lockstep with the C model.
+// The lockstep libraries (dpi/, checker/, cov/, golden/, json/, digest/, sim/ of the meson
+// build) every simulator links, so that one binary runs either plain or in lockstep with the
+// C model.
 std::vector<std::string> lockstep_libs() {
   std::vector<std::string> libs;
   std::string lib = installed(OTPU_INSTALL_LIB), inst;
@@ -420,8 +423,9 @@ bool simulator_step(const Step &lib, const std::string &libdir, RtlTopKind kind,
     }
     paths.push_back(root + "/" + s);
   }
-  std::string inc = "-I" + shell_quote(root + "/rtl_bridge") + " -I" + shell_quote(root + "/dpi") +
-                    " -I" + shell_quote(root + "/checker") + " -I" + shell_quote(root + "/sim");
+  std::string inc;
+  for (const char *d : kHeaderDirs)
+    inc += (inc.empty() ? "-I" : " -I") + shell_quote(root + "/" + d);
   std::string h = std::string(kSimVersion) + "\n" + lib.key + "\n" + flags + "\n" +
                   tool_version("c++") + tool_version("cc");
   std::vector<std::string> libs = lockstep_libs();

@@ -1,4 +1,4 @@
-// rtl_build.h - the simulator of a Config, built in two cached steps (sim/cache.h):
+// rtl_build.h - the simulator of a Config, built in two cached steps (tools/cache.h):
 //   1. the RTL library: the Verilated design (rtl/sources.txt and the adapter) with the
 //      Verilator runtime, keyed by those sources, the Config, Verilator's version and flags;
 //   2. the simulator: the driver, the DPI layer, the checker and the model compiled and linked

@@ -32,7 +32,7 @@ void final_state_open(FinalState *fs, const otpu_config &c);
 // Each slice's state after the run (and on a timeout, what is still in flight), unless quiet.
 // True if a slice stopped with an error.
 bool final_state_print(const FinalState &fs, uint64_t cycles, bool timeout, bool quiet);
-// dir/final_<s>.txt of the golden format (sim/trace.h's writer); false with one line on stderr.
+// dir/final_<s>.txt of the golden format (golden/trace.h's writer); false with one line on stderr.
 bool final_state_write(const std::string &dir, int s, const SliceDump &d);
 // The checker's read_state (lockstep.h): the RTL's memories of one slice; user: a FinalState.
 int final_state_read(void *user, uint32_t s, otpu_rtl_state *out);

@@ -144,6 +144,16 @@ int shrink_slices(shrink_state *st)
     return changed;
 }
 
+/* The bundle, with fresh in place of old, judged: of the two, the one that is no longer the
+ * bundle's is freed (old when the change is kept, 1; fresh otherwise, when the caller puts old
+ * back). */
+static int judge_change(shrink_state *st, void *old, void *fresh)
+{
+    int r = judge(st);
+    free(r == 1 ? old : fresh);
+    return r;
+}
+
 /* ---- programs */
 
 /* Slice s's program replaced by words (n words, malloc'ed): kept if it fails the same way
@@ -155,13 +165,10 @@ static int try_prog(shrink_state *st, uint32_t s, uint32_t *words, size_t n)
     size_t oldn = b->prog_words[s];
     b->prog[s] = words;
     b->prog_words[s] = n;
-    int r = judge(st);
-    if (r == 1) {
-        free(old);
-    } else {
+    int r = judge_change(st, old, words);
+    if (r != 1) {
         b->prog[s] = old;
         b->prog_words[s] = oldn;
-        free(words);
     }
     return r;
 }
@@ -394,13 +401,9 @@ static int try_zero(shrink_state *st, uint32_t s, size_t off, size_t len)
     memcpy(d, old, n);
     memset(d + off, 0, len);
     b->dram[s] = d;
-    int r = judge(st);
-    if (r == 1) {
-        free(old);
-    } else {
+    int r = judge_change(st, old, d);
+    if (r != 1)
         b->dram[s] = old;
-        free(d);
-    }
     return r;
 }
 

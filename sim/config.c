@@ -17,20 +17,14 @@ otpu_config otpu_config_default(void)
 otpu_config otpu_config_design(void)
 {
     otpu_config c = otpu_config_default();
-    c.S = 2;
-    c.D = 128;
-    c.LANES = 16;
-    c.DRAM_BYTES = 1u << 24;
+    c.S = 2, c.D = 128, c.LANES = 16, c.DRAM_BYTES = 1u << 24;
     return c;
 }
 
 otpu_config otpu_config_board(void)
 {
     otpu_config c = otpu_config_default();
-    c.D = 128;
-    c.MCOLS = 4;
-    c.ACT_BLOCKS = 128;
-    c.IMEM_WORDS = 1u << 15;
+    c.D = 128, c.MCOLS = 4, c.ACT_BLOCKS = 128, c.IMEM_WORDS = 1u << 15;
     c.DRAM_BYTES = (uint64_t)1 << 32;
     return c;
 }

@@ -31,6 +31,10 @@ typedef enum {
     OTPU_ERR_KINDS
 } otpu_err_kind;
 
+/* The rules of strict mode, whose breaking is an OTPU_ERR_RULE: a mask of them turns them on
+ * (otpu_machine_set_strict, machine.h, says what each one checks). */
+enum { OTPU_STRICT_GATHER = 1, OTPU_STRICT_QST = 2, OTPU_STRICT_ALL = 3 };
+
 typedef struct otpu_error {
     otpu_err_kind kind;
     int slice;        /* -1: the machine as a whole */

@@ -1,4 +1,4 @@
-/* exec_dma.c - the DMA's data movers: LD, ST and DSTEP (WAITW's poll is in slice.c). */
+/* exec_dma.c - the DMA's data movers: LD, ST and DSTEP (WAITW's poll is in sequencer.c). */
 #include "fp32.h"
 #include "slice.h"
 #include "vecops.h"

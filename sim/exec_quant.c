@@ -2,7 +2,6 @@
  * -> DRAM bytes and scales). */
 #include "fp32.h"
 #include "quant.h"
-#include "machine.h"
 #include "slice.h"
 
 /* Read row r of the source (with QACT's per-row and per-column factors) into x and quantize

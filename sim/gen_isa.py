@@ -20,7 +20,7 @@ REGS = ("ra", "rb", "rc", "rd")
 MAX_RI = 6        # otpu_ops.ri_at (shrink/regs.h keeps as many values)
 MAX_FLAGS = 6     # flags and flag fields of one format (otpu_format_flags.f)
 MAX_SIZE_ERRORS = 2  # error= alternatives of a size line (otpu_size_desc.error)
-MAX_SIZES = 4     # size lines of one format (sim/coverage_model.h MAX_SIZES)
+MAX_SIZES = 4     # size lines of one format (cov/coverage_bins.h MAX_SIZES)
 NOTE = "Written by sim/gen_isa.py from sim/isa.def: edit the description, not this file."
 
 
@@ -475,7 +475,7 @@ def h_text(ops, formats, revisions):
 
 
 # ------------------------------------------------------------------ C source: the tables that
-# sim/isa_fields.c (the decoder, encoder, flag rules and disassembler) reads, isa_fields.h's rows
+# sim/isa_fields.c (the decoder, encoder, flag rules and disassembler) reads, isa_table.h's rows
 
 FLD_KINDS = {"reg": "OTPU_FLD_REG", "ri": "OTPU_FLD_RI", "bits": "OTPU_FLD_BITS",
              "flag": "OTPU_FLD_FLAG", "ffield": "OTPU_FLD_FFIELD"}
@@ -530,8 +530,8 @@ def c_text(ops, formats):
         return cond_rows.setdefault(row, len(cond_rows))
 
     out = ["/* isa_table.c - the tables of the formats of sim/isa.def that isa_fields.c decodes,",
-           " * encodes, checks and disassembles with (their rows: isa_fields.h).", f" * {NOTE} */",
-           '#include "isa_fields.h"', "",
+           " * encodes, checks and disassembles with (their rows: isa_table.h).", f" * {NOTE} */",
+           '#include "isa_table.h"', "",
            "const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {"]
     for fmt in formats.values():
         fl_ = flags_of(fmt)
@@ -623,31 +623,36 @@ def py_text(ops, formats):
     out += ["", "# name: (opcode, unit, format)", "OPCODES = {"]
     out += [f"    {o['name']!r}: ({o['code']:#04x}, {o['unit']!r}, {o['format']!r}),"
             for o in ops]
-    out += ["}", "",
-            "# Every format's fields in description order, one row a field: (format, name,",
-            "# kind, reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg,",
-            "# word or 0, shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width,",
-            "# mask, values: the names of its values, comma-separated); a column the kind has",
-            "# not is '', 0 or False.",
-            "FIELDS = ("]
-    for fmt in formats.values():
-        for f in fmt["fields"]:
-            lo, width = (f["lo"], f["width"]) if "width" in f else (0, 0)
-            row = (fmt["name"], f["name"], f["kind"], f.get("reg", ""), f.get("word") or 0, lo,
-                   width, bool(f.get("shared")), f.get("mask", 0), ",".join(f.get("vals", ())))
-            out.append(f"    {row!r},")
-    out += [")", "",
-            "# Every size line (docs/isa-table.md, 'Sizes'): (format, field, zero, if, error):",
-            "# zero is 'empty', 'error' or 'skip'; if a condition or None; error the conditions",
-            "# under which a 0 is an error instead, each one or two conditions joined by '&'. A",
-            "# condition: 'FIELD' (not 0) or 'FIELD=V_NAME' (otpu.asm's V_NAME).",
-            "SIZES = ("]
-    for fmt in formats.values():
-        for z in fmt["sizes"]:
-            errs = tuple("&".join(e) for e in z["error"])
-            out.append(f"    {(fmt['name'], z['field'], z['zero'], z['if'], errs)!r},")
-    out += [")", ""]
+    fields = [(fmt["name"], f["name"], f["kind"], f.get("reg", ""), f.get("word") or 0,
+               *((f["lo"], f["width"]) if "width" in f else (0, 0)), bool(f.get("shared")),
+               f.get("mask", 0), ",".join(f.get("vals", ())))
+              for fmt in formats.values() for f in fmt["fields"]]
+    # (one line a format)
+    sizes = [", ".join(repr((fmt["name"], z["field"], z["zero"], z["if"],
+                             tuple("&".join(e) for e in z["error"]))) for z in fmt["sizes"])
+             for fmt in formats.values() if fmt["sizes"]]
+    out += ["}", ""]
+    out += py_rows("FIELDS", fields, [
+        "Every format's fields in description order, one row a field: (format, name,",
+        "kind, reg, word, lo, width, shared, mask, values). kind: 'reg' (reg), 'ri' (reg,",
+        "word or 0, shared), 'bits' (word, lo, width), 'flag' (mask), 'ffield' (lo, width,",
+        "mask, values: the names of its values, comma-separated); a column the kind has",
+        "not is '', 0 or False."])
+    out += [""]
+    out += py_rows("SIZES", sizes, raw=True, comment=[
+        "Every size line (docs/isa-table.md, 'Sizes'): (format, field, zero, if, error):",
+        "zero is 'empty', 'error' or 'skip'; if a condition or None; error the conditions",
+        "under which a 0 is an error instead, each one or two conditions joined by '&'. A",
+        "condition: 'FIELD' (not 0) or 'FIELD=V_NAME' (otpu.asm's V_NAME)."])
+    out += [""]
     return "\n".join(out)
+
+
+def py_rows(name, rows, comment, raw=False):
+    """the lines of a Python tuple of rows (raw: rows already written as Python), its comment
+    lines above it"""
+    return ([f"# {c}" for c in comment] + [f"{name} = ("] +
+            [f"    {r if raw else repr(r)}," for r in rows] + [")"])
 
 
 def outputs(root):

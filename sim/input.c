@@ -29,20 +29,17 @@ int otpu_fail_msg(char *err, size_t n, const char *fmt, ...)
 
 const char *otpu_file_type(unsigned m)
 {
-    if (S_ISDIR(m))
-        return "a directory";
-    if (S_ISFIFO(m))
-        return "a FIFO";
-    if (S_ISCHR(m))
-        return "a character device";
-    if (S_ISBLK(m))
-        return "a block device";
-    if (S_ISSOCK(m))
-        return "a socket";
-    if (S_ISLNK(m))
-        return "a symbolic link";
-    if (S_ISREG(m))
-        return "a regular file";
+    static const struct {
+        unsigned type;
+        const char *name;
+    } types[] = {
+        {S_IFDIR, "a directory"},     {S_IFIFO, "a FIFO"},   {S_IFCHR, "a character device"},
+        {S_IFBLK, "a block device"},  {S_IFSOCK, "a socket"}, {S_IFLNK, "a symbolic link"},
+        {S_IFREG, "a regular file"},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if ((m & S_IFMT) == types[i].type)
+            return types[i].name;
     return "not a regular file";
 }
 

@@ -8,7 +8,7 @@
  * lines and disassembly items that isa_fields.c's operand decoder and encoder,
  * otpu_flags_allowed and disassembler read, the flag tables the coverage model and the
  * generator read) and python/otpu/_isa.py; the meson test isa-generated fails when they are
- * stale. OTPU_OPCODES drives the names and units (isa.c), the execution dispatch (slice.c:
+ * stale. OTPU_OPCODES drives the names and units (isa.c), the execution dispatch (sequencer.c:
  * otpu_exec_<name>) and the footprints (footprint.c: one function per name); a missing
  * function is a compile error. Everything that needs a field (execution, footprints, the
  * checker, the tools) reads it in otpu_ops (otpu_operands).

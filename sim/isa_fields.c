@@ -1,6 +1,6 @@
 /* isa_fields.c - decoding, encoding, flag rules and disassembly of the operand formats, read
- * from the tables sim/gen_isa.py writes from sim/isa.def into isa_table.c (isa_fields.h). */
-#include "isa_fields.h"
+ * from the tables sim/gen_isa.py writes from sim/isa.def into isa_table.c (isa_table.h). */
+#include "isa_table.h"
 
 #include <stdarg.h>
 #include <stdio.h>

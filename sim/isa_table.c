@@ -1,7 +1,7 @@
 /* isa_table.c - the tables of the formats of sim/isa.def that isa_fields.c decodes,
- * encodes, checks and disassembles with (their rows: isa_fields.h).
+ * encodes, checks and disassembles with (their rows: isa_table.h).
  * Written by sim/gen_isa.py from sim/isa.def: edit the description, not this file. */
-#include "isa_fields.h"
+#include "isa_table.h"
 
 const otpu_format_flags otpu_format_flag_table[OTPU_FORMATS] = {
     [OTPU_FMT_HALT] = {1, {{"chain", 0x01, 0, 0, NULL}}},

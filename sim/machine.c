@@ -10,6 +10,7 @@
 
 #include "dot.h"
 #include "hugepage.h"
+#include "sequencer.h"
 #include "slice.h"
 
 struct otpu_machine {

@@ -95,14 +95,14 @@ int otpu_machine_set_host_script(otpu_machine *m, const otpu_host_script *script
 const otpu_host *otpu_machine_host(const otpu_machine *m); /* NULL without a script */
 
 /* Strict mode (off by default, as the reference): also raise an OTPU_ERR_RULE for what the
- * ISA forbids but opentpu/isasim.py does not check (rules: a mask of these):
+ * ISA forbids but opentpu/isasim.py does not check (rules: a mask of these, named in error.h
+ * beside OTPU_ERR_RULE, OTPU_STRICT_ALL both):
  *   OTPU_STRICT_GATHER  a GATHER source word its own destination writes (isasim reads every
  *                       source first; an RTL that copies in place differs);
  *   OTPU_STRICT_QST     a QST data byte inside its own scale words (isasim writes every byte,
  *                       then the scales; the reference RTL does the same).
  * The generator runs its programs with both, so that it never writes one; otpu-lockstep
  * refuses a program that breaks the GATHER rule (no RTL copying in place can agree). */
-enum { OTPU_STRICT_GATHER = 1, OTPU_STRICT_QST = 2, OTPU_STRICT_ALL = 3 };
 void otpu_machine_set_strict(otpu_machine *m, unsigned rules);
 
 /* Slice errors (off by default): an error stops its own slice only, and the others run on, as

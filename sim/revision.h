@@ -25,12 +25,13 @@
  *      tests/test_conformance.cpp (its isa/ bundles), a fpvec_rev_NAME test in
  *      vectors/meson.build (its fp32/ops.vec); what it is in docs/bundle.md.
  * Nothing else names a revision: REV= (bundle.c), --rev (otpu-sim, otpu-fpvec), the model
- * (slice.c, exec_vop.c, exec_stream.c, exec_quant.c, coverage_model.c) and otpu-fpvec (its ops,
- * expected values, NaN rule and the bench's OTPU_FP_NO_* defines) read the description. A
- * revision that changes what an instruction does beyond its fp32 functions (another operand
- * layout, another rule), or whose fp32 unit lacks a function other than log2 and the MXU
- * compare, is not a difference this description can hold yet: it needs a new field here and
- * the code that reads it.
+ * (slice.c, sequencer.c, exec_vop.c, exec_stream.c, exec_quant.c), the coverage model
+ * (cov/coverage_model.c, cov/coverage_data.c) and otpu-fpvec (its ops, expected values, NaN
+ * rule and the bench's OTPU_FP_NO_* defines) read the description. A revision that changes
+ * what an instruction does beyond its fp32 functions (another operand layout, another rule),
+ * or whose fp32 unit lacks a function other than log2 and the MXU compare, is not a
+ * difference this description can hold yet: it needs a new field here and the code that
+ * reads it.
  */
 #ifndef OTPU_REVISION_H
 #define OTPU_REVISION_H

@@ -1,4 +1,5 @@
-/* slice.h - one slice's architectural state and the primitives instruction bodies use.
+/* slice.h - one slice's architectural state and the primitives instruction bodies use (the
+ * sequencer that runs them: sequencer.h).
  *
  * Internal to libotpusim (the public API is machine.h). Every write to TMEM, DRAM, ACT RAM
  * and registers goes through the *_put primitives below, which fill the write log when a
@@ -87,14 +88,6 @@ int otpu_slice_init(otpu_slice *s, const otpu_config *cfg, uint32_t sid, otpu_er
 void otpu_slice_free(otpu_slice *s);
 /* Start a program (pc 0, R0..R7 = 0, R8..R15 = args, loops cleared); memories are kept. */
 void otpu_slice_restart(otpu_slice *s, const uint32_t args[8]);
-
-/* Execute the instruction at pc (the reference's Slice.step); an instruction the config's
- * ISA revision lacks is an ILLEGAL error. 0, or -1 with *s->err set. */
-int otpu_slice_step(otpu_slice *s);
-/* Move past the instruction at pc, closing loop bodies (Slice.advance). */
-void otpu_slice_advance(otpu_slice *s);
-/* WAITW: poll its word once; on success write it and advance. 1 held, 0 not yet, -1 error. */
-int otpu_slice_poll(otpu_slice *s);
 
 /* Raise an error for the instruction at pc. Always returns -1. */
 int otpu_fail(otpu_slice *s, otpu_err_kind kind, const char *fmt, ...)
@@ -197,7 +190,8 @@ int otpu_bounds_dram_words(otpu_slice *s, uint64_t base, uint64_t rows, uint64_t
                            uint64_t cols, uint64_t cs);
 
 /* ---- instruction bodies: otpu_exec_<name> for every row of OTPU_OPCODES (isa.h), in the
- * exec_*.c file of its unit (the sequencer's and the collectives' waits in slice.c). o holds
+ * exec_*.c file of its unit (the sequencer's and the collectives' waits in sequencer.c, which
+ * dispatches to them all: a body never calls the sequencer). o holds
  * the operands decoded with the slice's registers. 0: done, the sequencer moves past it;
  * OTPU_EXEC_HELD: the body moved the pc itself or the slice now waits (LOOP, HALT, BAR,
  * GATHER, a WAITW that polls); -1: error raised. */

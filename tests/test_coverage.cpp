@@ -1,4 +1,4 @@
-// The functional coverage model (sim/coverage.h): small hand-assembled programs hit exactly the
+// The functional coverage model (cov/coverage.h): small hand-assembled programs hit exactly the
 // bins their definition says, and no others of the group; RTL events, files and merging.
 #include <gtest/gtest.h>
 

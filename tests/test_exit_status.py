@@ -86,8 +86,8 @@ def echoes(tool, tmp, isa, fault):
         ("otpu-cov -o in a missing folder", "otpu-cov",
          ["merge", os.path.join(d, "cov.json"), "-o", os.path.join(d, NASTY, "o")], 2, []),
     ]
-    tool = dict(tool, **{"otpu-bench": os.path.join(os.path.dirname(tool["otpu-sim"]),
-                                                    "otpu-bench")})
+    tool = dict(tool, **{"otpu-bench": os.path.join(os.path.dirname(os.path.dirname(
+        tool["otpu-sim"])), "otpu-bench", "otpu-bench")})
     subprocess.run([tool["otpu-sim"], "run", b, "--coverage", os.path.join(d, "cov.json")],
                    capture_output=True, timeout=60)
     for what, name, args, want, files in rows:
@@ -138,8 +138,8 @@ def repro(tool, out, words):
 def main():
     build, vectors = sys.argv[1], sys.argv[2]
     tool = {name: os.path.join(build, sub, name) for sub, name in (
-        ("sim", "otpu-sim"), ("sim", "otpu-cov"), ("gen", "otpu-gen"), ("shrink", "otpu-shrink"),
-        ("vectors", "otpu-fpvec"), ("rtl_bridge", "otpu-rtl"),
+        ("tools/otpu-sim", "otpu-sim"), ("tools/otpu-cov", "otpu-cov"), ("gen", "otpu-gen"),
+        ("shrink", "otpu-shrink"), ("vectors", "otpu-fpvec"), ("rtl_bridge", "otpu-rtl"),
         ("rtl_bridge", "otpu-lockstep"), ("regress", "otpu-regress"))}
     isa = os.path.join(vectors, "isa")
     ok, err_bundle = os.path.join(isa, "ld_st"), os.path.join(isa, "err_dram_range")

@@ -90,7 +90,7 @@ def main():
         build = os.path.join(tmp, "build")
         sh(["meson", "setup", build, "-Drtl=disabled", "-Dtests=disabled"], root)
         sh(["meson", "compile", "-C", build, "otpu-sim", "otpu-gen"], root, timeout=600)
-        sim = os.path.join(build, "sim", "otpu-sim")
+        sim = os.path.join(build, "tools", "otpu-sim", "otpu-sim")
         otpu_gen = os.path.join(build, "gen", "otpu-gen")
 
         # decoder and disassembler

@@ -60,20 +60,15 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")  # the sou
 # Measured on a checkout of acf0c1c6 after issue 30's NaN rule: the generator's data for this
 # revision now puts a NaN or an infinity in most quantization groups, so nan-quant comes first
 # in most of them (qst-order and nan-recip are still in docs/opentpu.md's repros).
-QUANT_AT = {("dma", 0): (37, "QST", "DRAM"), ("dma", 1): (23, "QACT", "ACT"),
-            ("dma", 2): (22, "QACT", "ACT"), ("dma", 3): (30, "QST", "DRAM"),
-            ("dma", 5): (21, "QACT", "ACT"), ("hazard", 0): (11, "QACT", "ACT"),
-            ("hazard", 1): (38, "QACT", "ACT"), ("hazard", 2): (25, "QACT", "ACT"),
-            ("hazard", 5): (12, "QACT", "ACT"), ("mix", 0): (22, "QACT", "ACT"),
-            ("mix", 1): (24, "QACT", "ACT"), ("mix", 2): (23, "QACT", "ACT"),
-            ("mix", 3): (21, "QACT", "ACT"), ("mix", 4): (24, "QACT", "ACT"),
-            ("mix", 5): (29, "QST", "DRAM"), ("mm", 0): (24, "QACT", "ACT"),
-            ("mm", 1): (22, "QACT", "ACT"), ("mm", 2): (23, "QACT", "ACT"),
-            ("mm", 3): (22, "QACT", "ACT"), ("mm", 4): (24, "QACT", "ACT"),
-            ("mm", 5): (24, "QACT", "ACT"), ("fp", 0): (10, "QACT", "ACT"),
-            ("fp", 1): (12, "QACT", "ACT"), ("fp", 2): (11, "QACT", "ACT"),
-            ("fp", 3): (12, "QACT", "ACT"), ("fp", 4): (10, "QACT", "ACT"),
-            ("fp", 5): (10, "QACT", "ACT")}
+# (program: the instruction at which it diverges) of the QACT and QST programs, by family
+QACT_AT = {"dma": {1: 23, 2: 22, 5: 21}, "hazard": {0: 11, 1: 38, 2: 25, 5: 12},
+           "mix": {0: 22, 1: 24, 2: 23, 3: 21, 4: 24},
+           "mm": {0: 24, 1: 22, 2: 23, 3: 22, 4: 24, 5: 24},
+           "fp": {0: 10, 1: 12, 2: 11, 3: 12, 4: 10, 5: 10}}
+QST_AT = {"dma": {0: 37, 3: 30}, "mix": {5: 29}}
+QUANT_AT = {(fam, i): (n, op, space) for table, op, space in ((QACT_AT, "QACT", "ACT"),
+                                                             (QST_AT, "QST", "DRAM"))
+            for fam, at in table.items() for i, n in at.items()}
 KNOWN = {k: ("nan-quant",) + v for k, v in QUANT_AT.items()}
 KNOWN[("dma", 4)] = ("nan-canon", 25, "VOP", "TMEM")
 FAMILIES = ["mix", "hazard", "dma", "mm", "fp"]

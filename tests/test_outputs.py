@@ -319,8 +319,8 @@ def main():
     build, src = sys.argv[1], sys.argv[2]
     c = Checks()
     t = {name: os.path.join(build, sub, name) for sub, name in (
-        ("sim", "otpu-sim"), ("sim", "otpu-cov"), ("gen", "otpu-gen"), ("shrink", "otpu-shrink"),
-        ("vectors", "otpu-fpvec"), ("rtl_bridge", "otpu-rtl"),
+        ("tools/otpu-sim", "otpu-sim"), ("tools/otpu-cov", "otpu-cov"), ("gen", "otpu-gen"),
+        ("shrink", "otpu-shrink"), ("vectors", "otpu-fpvec"), ("rtl_bridge", "otpu-rtl"),
         ("rtl_bridge", "otpu-lockstep"))}
     t["checks"] = c
     env = dict(os.environ, OTPU_RTL_JOBS="2")

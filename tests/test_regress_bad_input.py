@@ -70,13 +70,9 @@ sys.exit(int(os.environ.get("STUB_EXIT", "0")))
 '''
 
 TALLY = Tally("otpu-regress-bad-")
-check, tmp = TALLY.check, TALLY.scratch
+check, tmp, path = TALLY.check, TALLY.scratch, TALLY.path
 TOOLS = os.path.join(tmp, HOSTILE_DIR)
 LOG = os.path.join(tmp, "stub.log")
-
-
-def path(*parts):
-    return os.path.join(tmp, *parts)
 
 
 def stub(name, text=STUB):

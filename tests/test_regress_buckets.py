@@ -30,73 +30,14 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
-from stub_kit import Tally, executable, regress_tree, run_tool, write
+from stub_kit import LOCKSTEP, SHRINK, Tally, executable, regress_args, run_tool, write
 
-REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[1:3])
-QUICKSTART = regress_tree(ROOT)
+REGRESS, ROOT, QUICKSTART = regress_args(sys.argv[1:3])
 from otpu_regress import buckets, history, html, report, results  # noqa: E402
 
-TIMEOUT = 120
 TALLY = Tally("otpu-regress-buckets-")
-check, tmp = TALLY.check, TALLY.scratch
-
-# otpu-lockstep's stand-in: does what the bundle's stub.json says (exit status, a line on
-# stdout, a divergence.json written into --report); logs its argv
-LOCKSTEP = r'''#!/usr/bin/env python3
-import json, os, sys
-a = sys.argv[1:]
-if os.environ.get("STUB_LOG"):
-    with open(os.environ["STUB_LOG"], "a") as f:
-        f.write(json.dumps({"tool": "lockstep", "argv": a}) + "\n")
-with open(os.path.join(a[1], "stub.json")) as f:
-    s = json.load(f)
-if "--report" in a and "divergence" in s:
-    d = a[a.index("--report") + 1]
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "divergence.json"), "w") as f:
-        f.write(s["divergence"] if isinstance(s["divergence"], str) else
-                json.dumps(s["divergence"]))
-if s.get("huge"):  # a divergence.json past the 64 MiB bound (sparse)
-    with open(os.path.join(a[a.index("--report") + 1], "divergence.json"), "r+b") as f:
-        f.truncate(65 << 20)
-print(s.get("say", "lockstep: PASS"))
-sys.exit(s.get("exit", 0))
-'''
-# otpu-shrink's stand-in: the bundle copied to --out with a shrink.txt; the bundle's
-# shrink-mode file says otherwise: "sleep" (never ends), "other" (the copy fails with
-# another signature), "fail" (exit 1, nothing written)
-SHRINK = r'''#!/usr/bin/env python3
-import json, os, shutil, sys, time
-a = sys.argv[1:]
-src, out = a[0], a[a.index("--out") + 1]
-if os.environ.get("STUB_LOG"):
-    with open(os.environ["STUB_LOG"], "a") as f:
-        f.write(json.dumps({"tool": "shrink", "argv": a}) + "\n")
-mode = open(os.path.join(src, "shrink-mode")).read().strip() \
-    if os.path.exists(os.path.join(src, "shrink-mode")) else ""
-if mode == "sleep":
-    time.sleep(600)
-if mode == "fail":
-    print("otpu-shrink: the reduced bundle fails otherwise when run again")
-    sys.exit(1)
-shutil.copytree(src, out)
-if mode == "other":
-    with open(os.path.join(out, "stub.json")) as f:
-        s = json.load(f)
-    s["divergence"]["signature"] = {"key": "wrong-value/DMA/LD/TMEM/value",
-                                    "words": "wrong-value: DMA LD, TMEM, a wrong value"}
-    with open(os.path.join(out, "stub.json"), "w") as f:
-        json.dump(s, f)
-with open(os.path.join(out, "shrink.txt"), "w") as f:
-    f.write("instructions: 20 -> 3\ncandidates tried: 9 (7 run, 0 refused)\n"
-            "locally minimal: no pass finds a smaller candidate\n")
-print("otpu-shrink: 20 -> 3 instructions")
-'''
-LOG = os.path.join(tmp, "stub.log")
-
-
-def path(*parts):
-    return os.path.join(tmp, *parts)
+check, tmp, path = TALLY.check, TALLY.scratch, TALLY.path
+TIMEOUT, LOG = 120, path("stub.log")
 
 
 def stub(name, text):

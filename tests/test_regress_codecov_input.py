@@ -57,12 +57,8 @@ endmodule
 """
 
 TALLY = Tally("otpu-regress-codecov-input-")
-check, tmp = TALLY.check, TALLY.scratch
+check, tmp, path = TALLY.check, TALLY.scratch, TALLY.path
 TOOLS = os.path.join(tmp, "tools")
-
-
-def path(*parts):
-    return os.path.join(tmp, *parts)
 
 
 def tool(name, text):

@@ -46,57 +46,16 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 from types import SimpleNamespace
-from stub_kit import Tally, executable, regress_tree, run_tool, write
+from stub_kit import LOCKSTEP, SHRINK, Tally, executable, regress_args, run_tool, write
 
 MODE = sys.argv[1]
-REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[2:4])
-QUICKSTART = regress_tree(ROOT)
+REGRESS, ROOT, QUICKSTART = regress_args(sys.argv[2:4])
 from otpu_regress import names, slurm, slurm_run  # noqa: E402
 
-TIMEOUT = 300
 TALLY = Tally("otpu-regress-resume-")
-check, tmp = TALLY.check, TALLY.scratch
-
-# otpu-lockstep's stand-in: does what the bundle's stub.json says (exit status, a line, a
-# divergence.json into --report), writes a fixture .dat where --code-coverage says; says it ran
-# out of space (exit 2) while $STUB_NOSPACE exists; takes $STUB_LOCKSTEP_SLEEP s; logs each run
-LOCKSTEP = r'''#!/usr/bin/env python3
-import json, os, shutil, sys, time
-a = sys.argv[1:]
-arg = dict(zip(a, a[1:]))
-with open(os.environ["STUB_LOG"], "a") as f:
-    print(json.dumps({"tool": "lockstep", "bundle": os.path.basename(a[1])}), file=f)
-if os.path.exists(os.environ.get("STUB_NOSPACE", "/nonexistent")):
-    sys.exit(print("otpu-lockstep: cannot write its report: No space left on device") or 2)
-s = json.load(open(os.path.join(a[1], "stub.json")))
-if "divergence" in s:
-    os.makedirs(arg["--report"], exist_ok=True)
-    json.dump(s["divergence"], open(os.path.join(arg["--report"], "divergence.json"), "w"))
-if "--code-coverage" in arg:
-    shutil.copyfile(os.environ["STUB_DAT"], arg["--code-coverage"])
-time.sleep(float(os.environ.get("STUB_LOCKSTEP_SLEEP", "0")))
-print(s.get("say", "lockstep: PASS"))
-sys.exit(s.get("exit", 0))
-'''
-# otpu-shrink's stand-in: the bundle copied to --out with a shrink.txt (after $STUB_SLEEP s);
-# logs each run
-SHRINK = r'''#!/usr/bin/env python3
-import json, os, shutil, sys, time
-a = sys.argv[1:]
-time.sleep(float(os.environ.get("STUB_SLEEP", "0")))
-with open(os.environ["STUB_LOG"], "a") as f:
-    f.write(json.dumps({"tool": "shrink", "bundle": a[0]}) + "\n")
-shutil.copytree(a[0], a[a.index("--out") + 1])
-with open(os.path.join(a[a.index("--out") + 1], "shrink.txt"), "w") as f:
-    f.write("instructions: 20 -> 3\ncandidates tried: 9 (7 run, 0 refused)\n"
-            "locally minimal: no pass finds a smaller candidate\n")
-'''
-LOG = os.path.join(tmp, "stub.log")
+check, tmp, path = TALLY.check, TALLY.scratch, TALLY.path
+TIMEOUT, LOG = 300, path("stub.log")
 SOURCE = "module mod(input logic a, output logic y);\n  assign y = a;\nendmodule\n"
-
-
-def path(*parts):
-    return os.path.join(tmp, *parts)
 
 
 def stub(name, text):

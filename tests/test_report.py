@@ -70,7 +70,7 @@ def repro_of_another_rtl(lockstep, tmp):
     reruns that RTL and diverges again; under other RTL sources it refuses to run"""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     src = os.path.join(tmp, "src")
-    for d in ("rtl", "rtl_bridge", "dpi", "checker", "sim"):
+    for d in ("rtl", "rtl_bridge", "dpi", "checker", "cov", "golden", "json", "digest", "sim"):
         shutil.copytree(os.path.join(root, d), os.path.join(src, d),
                         ignore=shutil.ignore_patterns("__pycache__"))
     fault = os.path.join(src, "rtl", "otpu_fault.sv")

@@ -160,7 +160,7 @@ static int build_bench(void *user, const char *tmpdir, char *err, size_t errlen)
     return rc;
 }
 
-/* The bench for the otpu_fp.sv at sv, of ISA revision rev: in the build cache (sim/cache.h,
+/* The bench for the otpu_fp.sv at sv, of ISA revision rev: in the build cache (tools/cache.h,
  * shared with the RTL's), or built now. */
 static char *cached_bench(const char *sv, const otpu_rev_desc *rev, const char *cache,
                           unsigned jobs, int rebuild)

@@ -1,8 +1,9 @@
 """The source trees the RTL builds read, one per mutant, and the Verilated model of a tree.
 
-A tree holds copies of the folders the RTL build reads (rtl, rtl_bridge, dpi, checker, sim), as
-tests/test_report.py's repro_of_another_rtl plants a bug: otpu-rtl and otpu-lockstep build it
-with OTPU_SOURCE_ROOT pointing at it. The original is a snapshot of the source tree taken when
+A tree holds copies of the folders the RTL build reads (rtl, rtl_bridge, dpi, and the lockstep
+libraries' headers: checker, cov, golden, json, digest, sim), as tests/test_report.py's
+repro_of_another_rtl plants a bug: otpu-rtl and otpu-lockstep build it with OTPU_SOURCE_ROOT
+pointing at it. The original is a snapshot of the source tree taken when
 the run starts (so that edits elsewhere during a run change nothing); each mutant's tree is that
 snapshot with its one change. Trees live at stable paths under the work folder
 (WORK/trees/original, WORK/trees/<ID>): the tools' build key holds the sources' paths and
@@ -22,7 +23,7 @@ from otpu_regress import procs
 
 from .errors import UsageError, visible
 
-DIRS = ("rtl", "rtl_bridge", "dpi", "checker", "sim")
+DIRS = ("rtl", "rtl_bridge", "dpi", "checker", "cov", "golden", "json", "digest", "sim")
 ADAPTER = ("dpi/otpu_lockstep_dpi.sv", "rtl_bridge/otpu_rtl_tb.sv")
 TOP = "otpu_rtl_tb"
 FLAGS = ["--cc", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", TOP]

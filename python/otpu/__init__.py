@@ -30,7 +30,8 @@ Finding libotpusim.so, first match wins:
      <prefix>/lib64/ or <prefix>/lib/;
   3. ctypes.util.find_library("otpusim") (the system's library path, ldconfig).
 otpu.library_path() tells which one was loaded. final_text() also loads libotpugolden (the
-golden formats, beside the model) from that library's folder, else the system's library path.
+golden formats, beside the model) from that library's folder (in a meson build: build/golden
+beside build/sim), else the system's library path.
 """
 from . import _lib
 from .config import Config

@@ -216,14 +216,20 @@ def lib():
 
 
 def golden():
-    """libotpugolden (the golden formats: final_text), beside the loaded libotpusim, loaded on
-    first use. libotpudigest, which it needs, is loaded from there first: installed, neither
-    may be on the loader's path."""
+    """libotpugolden (the golden formats: final_text), beside the loaded libotpusim (installed)
+    or in its own folder of the meson build the loaded build/sim/libotpusim belongs to
+    (build/golden), loaded on first use. libotpudigest (build/digest), which it needs, is
+    loaded from there first: installed, neither may be on the loader's path."""
     global _golden
     if _golden is None:
         here = os.path.dirname(lib().path)
-        for name in ("libotpudigest.so", "libotpugolden.so"):
-            found = sorted(glob.glob(os.path.join(here, name + "*")))
+        for name, folder in (("libotpudigest.so", "digest"), ("libotpugolden.so", "golden")):
+            # (a file: a build folder made before the libraries had folders of their own may
+            # hold dangling links of theirs beside libotpusim)
+            found = [p for p in sorted(glob.glob(os.path.join(here, name + "*")))
+                     if os.path.isfile(p)]
+            if not found and os.path.basename(here) == "sim":
+                found = sorted(glob.glob(os.path.join(os.path.dirname(here), folder, name + "*")))
             path = found[0] if found else ctypes.util.find_library(name[3:-3])
             if not path:
                 raise OSError(f"{name} not found beside {lib().path} nor on the system's "

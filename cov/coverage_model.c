@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coverage_model.h"
+#include "coverage_bins.h"
+#include "coverage_data.h"
 #include "footprint.h"
 #include "input.h"
 #include "json_input.h"
@@ -35,57 +36,6 @@ static const char *const class_names[CLASSES] = {"zero", "subnormal", "normal", 
 static const uint8_t unit_mem[OTPU_UNITS][MEMS] = {
     [OTPU_UNIT_DMA] = {3, 3, 0}, [OTPU_UNIT_MXU] = {3, 1, 1}, [OTPU_UNIT_QUANT] = {1, 2, 2},
     [OTPU_UNIT_VPU] = {3, 0, 0}, [OTPU_UNIT_COLL] = {3, 0, 0}};
-
-static char *dup_str(otpu_coverage *c, const char *s)
-{
-    char *d = s ? strdup(s) : NULL;
-    if (s && !d)
-        c->oom = 1;
-    return d;
-}
-
-size_t cov_add_group(otpu_coverage *c, const char *name)
-{
-    for (size_t g = 0; g < c->ngroups; g++)
-        if (!strcmp(c->groups[g], name))
-            return g;
-    char **g = realloc(c->groups, (c->ngroups + 1) * sizeof *g);
-    if (!g) {
-        c->oom = 1;
-        return 0;
-    }
-    c->groups = g;
-    g[c->ngroups] = dup_str(c, name);
-    return c->ngroups++;
-}
-
-/* Append a bin; its name is printf-formatted. Returns its index (COV_NONE if out of memory). */
-size_t cov_add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
-{
-    if (c->nbins == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 256;
-        cov_bin *b = realloc(c->bins, cap * sizeof *b);
-        if (!b) {
-            c->oom = 1;
-            return COV_NONE;
-        }
-        c->bins = b;
-        c->cap = cap;
-    }
-    char name[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    c->bins[c->nbins] = (cov_bin){group, dup_str(c, name), 0, dup_str(c, reason)};
-    return c->nbins++;
-}
-
-void cov_hit(otpu_coverage *c, size_t i)
-{
-    if (i != COV_NONE && i < c->nbins)
-        c->bins[i].count++;
-}
 
 /* ---- opcode x flags: the flags each operand format defines (isa.def, as isa_table.c's
  * otpu_format_flag_table) */
@@ -334,7 +284,7 @@ otpu_coverage *otpu_coverage_new(const otpu_config *cfg)
     char buf[512];
     c->configs = malloc(sizeof *c->configs);
     if (c->configs)
-        c->configs[c->nconfigs++] = dup_str(c, otpu_config_str(cfg, buf, sizeof buf));
+        c->configs[c->nconfigs++] = cov_dup_str(c, otpu_config_str(cfg, buf, sizeof buf));
     c->win = calloc(cfg->S ? cfg->S : 1, sizeof *c->win);
     if (!c->configs || !c->win)
         c->oom = 1;
@@ -347,18 +297,6 @@ otpu_coverage *otpu_coverage_new(const otpu_config *cfg)
 }
 
 /* ------------------------------------------------------------------ observation */
-
-uint32_t *cov_scratch(otpu_coverage *c, size_t n)
-{
-    if (n > c->scratch_cap) {
-        uint32_t *p = realloc(c->scratch, n * sizeof *p);
-        if (!p)
-            return NULL;
-        c->scratch = p;
-        c->scratch_cap = n;
-    }
-    return c->scratch;
-}
 
 static int subnormal(uint32_t x)
 {
@@ -684,7 +622,7 @@ static int add_config(otpu_coverage *c, const char *cfg)
     if (!p)
         return -1;
     c->configs = p;
-    p[c->nconfigs] = dup_str(c, cfg);
+    p[c->nconfigs] = cov_dup_str(c, cfg);
     return p[c->nconfigs++] ? 0 : -1;
 }
 

@@ -1,8 +1,9 @@
-/* isa_fields.h - the layout of the tables sim/gen_isa.py writes into isa_table.c from
- * sim/isa.def, which isa_fields.c (the decoder, encoder, flag rules and disassembler) reads.
- * Not installed: only these two files see it. */
-#ifndef OTPU_ISA_FIELDS_H
-#define OTPU_ISA_FIELDS_H
+/* isa_table.h - the layout of the tables sim/gen_isa.py writes into isa_table.c from
+ * sim/isa.def, which isa_fields.c (the decoder, encoder, flag rules and disassembler) reads:
+ * the tables are data, read by isa_fields.c and never calling into it. Not installed: only
+ * these two files see it. */
+#ifndef OTPU_ISA_TABLE_H
+#define OTPU_ISA_TABLE_H
 
 #include "isa.h"
 

@@ -1,9 +1,10 @@
-/* coverage_model.h - the inside of a coverage object, for the files of the coverage model
- * (internal to libotpucov; the contract is coverage.h): coverage_model.c holds the bins of control
- * (opcodes and flags, broadcast modes, hazards, loops, errors, fp32 result classes), the RTL's
- * bins, the files and the report; coverage_data.c the bins of the values the datapath ran on. */
-#ifndef OTPU_COVERAGE_MODEL_H
-#define OTPU_COVERAGE_MODEL_H
+/* coverage_bins.h - the inside of a coverage object and how its bins are made and counted, for
+ * the files of the coverage model (internal to libotpucov; the contract is coverage.h):
+ * coverage_model.c holds the bins of control (opcodes and flags, broadcast modes, hazards, loops,
+ * errors, fp32 result classes), the RTL's bins, the files and the report; coverage_data.c
+ * (coverage_data.h) the bins of the values the datapath ran on. Both build on this file's. */
+#ifndef OTPU_COVERAGE_BINS_H
+#define OTPU_COVERAGE_BINS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -82,19 +83,20 @@ struct otpu_coverage {
     otpu_listener next;
 };
 
+/* A copy of s (NULL for NULL); NULL and c->oom set when out of memory. */
+char *cov_dup_str(otpu_coverage *c, const char *s);
+/* The group named name (added if new). */
 size_t cov_add_group(otpu_coverage *c, const char *name);
+/* Append a bin; its name is printf-formatted. Returns its index (COV_NONE if out of memory). */
 size_t cov_add_bin(otpu_coverage *c, size_t group, const char *reason, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void cov_hit(otpu_coverage *c, size_t i);
+/* Count a hit of bin i (none for COV_NONE). */
+static inline void cov_hit(otpu_coverage *c, size_t i)
+{
+    if (i != COV_NONE && i < c->nbins)
+        c->bins[i].count++;
+}
 /* n words of scratch (reused), or NULL when out of memory */
 uint32_t *cov_scratch(otpu_coverage *c, size_t n);
-
-/* coverage_data.c: its groups' bins (0, or -1 out of memory), what an instruction ran on at its
- * issue (v: the slice before it executes; o: its operands), what it wrote at its retire. */
-int cov_data_build(otpu_coverage *c);
-void cov_data_free(otpu_coverage *c);
-void cov_data_issue(otpu_coverage *c, uint32_t s, const otpu_instr *in, const otpu_ops *o,
-                    const otpu_slice_view *v);
-void cov_data_retire(otpu_coverage *c, const otpu_retired *r);
 
 #endif

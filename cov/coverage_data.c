@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coverage_model.h"
+#include "coverage_data.h"
 #include "fp32.h"
 #include "quant.h"
 #include "revision.h"
