@@ -2,11 +2,13 @@
  *
  *   otpu-shrink BUNDLE [--cmd 'COMMAND {}'] [--lockstep PATH] [--out DIR] [--max-tries N]
  *               [--timeout S]
+ *   otpu-shrink BUNDLE --variants DIR [--seed N] [--max-variants N]
  *
  * The passes (passes.h) run coarse to fine, again and again until none of them finds a
  * smaller candidate that fails the same way (oracle.h); the result is run once more and kept
  * only if it still does. Exit: 0 the reduced bundle is written, 1 the bundle does not fail
- * (nothing to shrink) or its reduced form did not fail the same way again, 2 bad input. */
+ * (nothing to shrink) or its reduced form did not fail the same way again, 2 bad input.
+ * --variants writes small variants of the bundle instead and runs nothing (variants.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -22,10 +24,12 @@
 #include "output.h"
 #include "passes.h"
 #include "proc.h"
+#include "variants.h"
 
 static const char usage[] =
     "usage: otpu-shrink BUNDLE [--cmd 'COMMAND {}'] [--lockstep PATH] [--out DIR]\n"
     "                   [--max-tries N] [--timeout S]\n"
+    "       otpu-shrink BUNDLE --variants DIR [--seed N] [--max-variants N]\n"
     "\n"
     "Reduces a failing bundle (delta debugging over slices, register operands, instructions,\n"
     "LOOP counts, HALT CHAINs and DRAM ranges) until no smaller candidate fails the same way:\n"
@@ -47,12 +51,23 @@ static const char usage[] =
     "                      killed and counts as another failure (default: ten times the\n"
     "                      original's run, plus 60)\n"
     "\n"
+    "--variants DIR writes small variants of BUNDLE and runs nothing (witnesses for a fault\n"
+    "localizer): each instruction but the final HALT dropped alone, each LOOP count above 1\n"
+    "lowered to 1 (above 2, also to count - 1), then 4 redraws of the DRAM images' bytes;\n"
+    "DIR/v001, DIR/v002, ... (each a bundle read back as valid) and DIR/variants.txt, one\n"
+    "line a variant: vNNN, a tab, what changed. --cmd, --lockstep, --out, --max-tries and\n"
+    "--timeout do not go with it.\n"
+    "  --variants DIR      a new or an empty folder\n"
+    "  --seed N            the data redraws' seed (default 1)\n"
+    "  --max-variants N    write at most N variants, N from 1 to 100000 (default 64)\n"
+    "\n"
     "exit status: 0 the reduced bundle is written, 1 the bundle does not fail, or its reduced\n"
-    "form did not fail the same way again (nothing is kept), 2 bad input\n";
+    "form did not fail the same way again (nothing is kept), 2 bad input; with --variants:\n"
+    "0 variants are written, 1 none could be (nothing to drop, lower or redraw), 2 bad input\n";
 
 typedef struct {
-    const char *bundle, *cmd, *lockstep, *out;
-    uint64_t max_tries, timeout;
+    const char *bundle, *cmd, *lockstep, *out, *variants;
+    uint64_t max_tries, timeout, seed, max_variants;
 } options;
 
 static int bad(const char *fmt, const char *a)
@@ -61,9 +76,27 @@ static int bad(const char *fmt, const char *a)
     return 2;
 }
 
+/* --variants' options; the options of a shrink (its runs) do not go with it */
+static int parse_variants(options *o, const char *tries, const char *timeout, const char *seed,
+                          const char *maxv)
+{
+    const char *run = o->out ? "--out" : o->cmd ? "--cmd" : tries ? "--max-tries"
+                      : o->lockstep ? "--lockstep" : timeout ? "--timeout" : NULL;
+    if (run)
+        return bad("--variants runs nothing: %s does not go with it", run);
+    o->seed = 1;
+    o->max_variants = 64;
+    if (seed && otpu_parse_number(seed, strlen(seed), &o->seed))
+        return bad("--seed: '%s' is not a number (decimal, or hex with 0x)", seed);
+    if (maxv && (otpu_parse_number(maxv, strlen(maxv), &o->max_variants) ||
+                 !o->max_variants || o->max_variants > 100000))
+        return bad("--max-variants: '%s' is not a count of variants from 1 to 100000", maxv);
+    return 0;
+}
+
 static int parse(int argc, char **argv, options *o)
 {
-    const char *tries = NULL, *timeout = NULL;
+    const char *tries = NULL, *timeout = NULL, *seed = NULL, *maxv = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **val = !strcmp(a, "--cmd")         ? &o->cmd
@@ -71,6 +104,9 @@ static int parse(int argc, char **argv, options *o)
                            : !strcmp(a, "--out")       ? &o->out
                            : !strcmp(a, "--max-tries") ? &tries
                            : !strcmp(a, "--timeout")   ? &timeout
+                           : !strcmp(a, "--variants")  ? &o->variants
+                           : !strcmp(a, "--seed")      ? &seed
+                           : !strcmp(a, "--max-variants") ? &maxv
                                                        : NULL;
         if (val && i + 1 < argc)
             *val = argv[++i];
@@ -89,6 +125,10 @@ static int parse(int argc, char **argv, options *o)
         return bad("--timeout: '%s' is not a count of seconds from 1 to 1000000", timeout);
     if (!o->bundle)
         return bad("%s", "no bundle given (--help: usage)");
+    if (o->variants)
+        return parse_variants(o, tries, timeout, seed, maxv);
+    if (seed || maxv)
+        return bad("%s goes with --variants only", seed ? "--seed" : "--max-variants");
     if (o->cmd && !strstr(o->cmd, "{}"))
         return bad("--cmd: '%s' has no {} for the candidate's folder", o->cmd);
     return 0;
@@ -191,6 +231,37 @@ static void note_text(char *t, size_t n, const shrink_oracle *o, const otpu_bund
 #undef PUT
 }
 
+/* --variants: the variants written, none run. Exit 0, 1 (none could be written) or 2. */
+static int write_variants(const options *o)
+{
+    char err[1024], qb[300], qd[300];
+    otpu_escape(o->bundle, strlen(o->bundle), qb, sizeof qb);
+    otpu_escape(o->variants, strlen(o->variants), qd, sizeof qd);
+    otpu_bundle b;
+    if (otpu_bundle_read(o->bundle, &b, err, sizeof err)) {
+        otpu_print_line(stderr, "otpu-shrink: ", err);
+        return 2;
+    }
+    if (shrink_variants_check_dir(o->variants, err, sizeof err)) {
+        otpu_bundle_free(&b);
+        return bad("--variants: %s", err);
+    }
+    shrink_variants_options vo = {o->variants, o->seed, o->max_variants};
+    long k = shrink_variants_write(&b, &vo, err, sizeof err);
+    otpu_bundle_free(&b);
+    if (k < 0) {
+        otpu_print_line(stderr, "otpu-shrink: ", err);
+        return 2;
+    }
+    if (!k) {
+        fprintf(stderr, "otpu-shrink: no variant of %s could be written (no instruction to "
+                "drop, no LOOP count to lower, no DRAM data to redraw)\n", qb);
+        return 1;
+    }
+    printf("otpu-shrink: %ld variants in %s\n", k, qd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -201,6 +272,8 @@ int main(int argc, char **argv)
     options opt = {0};
     if (parse(argc, argv, &opt))
         return 2;
+    if (opt.variants)
+        return write_variants(&opt);
     char err[1024], lockstep[PATH_MAX + 64], out[4096], tmp[4096];
     if (!opt.cmd && find_lockstep(&opt, lockstep, sizeof lockstep))
         return 2;

@@ -11,10 +11,10 @@ import stat
 import sys
 import time
 
-from otpu_regress import outputs, procs
+from otpu_regress import localize, outputs, procs
 
 from . import mutants as ml
-from . import programs, report, runner, trees
+from . import localized, programs, report, runner, trees
 from .errors import UsageError, visible
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -145,6 +145,14 @@ def parser():
     a("--lockstep", metavar="PATH", type=_given, help="otpu-lockstep (default $OTPU_LOCKSTEP)")
     a("--rtl", metavar="PATH", type=_given, help="otpu-rtl (default $OTPU_RTL)")
     a("--gen", metavar="PATH", type=_given, help="otpu-gen (default $OTPU_GEN)")
+    a("--localize", action="store_true", help="localize each killed mutant as otpu-regress "
+      "localizes a bucket (its killing programs failing, the programs that passed on it and "
+      "witnesses passing, on its code-coverage build) and report the mutated line's rank: "
+      "the share of killed mutants with it at rank 1, in the top 3, 5 and 10")
+    a("--localize-time", type=_int(1, 86400), default=localize.DEFAULT_TIME, metavar="S",
+      help=f"with --localize: seconds of runs a mutant (default {localize.DEFAULT_TIME})")
+    a("--shrink", metavar="PATH", type=_given, help="with --localize: otpu-shrink, which makes "
+      "the witnesses (default $OTPU_SHRINK)")
     return p
 
 
@@ -320,6 +328,8 @@ def run(argv):
         _tool(args.gen, "OTPU_GEN", source, "gen/otpu-gen", "otpu-gen"),
         os.environ.get("VERILATOR") or "verilator",
         None, args.timeout, args.build_timeout)
+    shrink = _tool(args.shrink, "OTPU_SHRINK", source, "shrink/otpu-shrink", "otpu-shrink") \
+        if args.localize else None
     vver = trees.verilator_found(tools.verilator)
     golden_dir = None
     if not args.no_golden:
@@ -404,11 +414,18 @@ def run(argv):
         rec = _one(tools, m, original, work, orig_digest, cfg_gen, cfg_gold, sources,
                    by_family, first_bundle, args.jobs, args.fast)
         records.append(rec)
+        if args.localize and rec["status"] == "killed":
+            localized.localize_mutant(tools, shrink, rec["tree"], rec, by_family, 2,
+                                      args.localize_time, os.path.join(work, "tmp"))
+            log(f"{m.id}: {m.file}:{m.line} at rank {rec['localize']['rank']} "
+                f"({rec['localize']['note']})")
         outcome = rec["status"] if rec["status"] in ("equivalent", "stillborn") else \
             _kills_text({f: {"kill": rec["killed_by"].get(f)} for f in by_family})
         prog.mutant(i, m, outcome, time.monotonic() - t0)
     runrec["wall_time"] = round(time.monotonic() - t_start, 1)
     doc = report.document(runrec, records, list(args.families), bool(gold_progs))
+    if args.localize:
+        doc["localization"] = localized.figures(records)
     report.write_json(json_path, doc)
     txt = report.text(doc)
     outputs.write(text_path, txt)

@@ -11,6 +11,8 @@ import os
 
 from otpu_regress import outputs
 
+from . import localized
+
 from .programs import GOLDEN
 
 SCHEMA = "otpu-mutate/1"
@@ -147,4 +149,8 @@ def text(doc):
         if ms:
             lines.append(f"{status} ({len(ms)}): " + "; ".join(f"{m['id']}: {m['reason']}"
                                                                  for m in ms))
+    if doc.get("localization"):
+        lines += localized.text(doc["localization"])
+        lines += [f"  {m['id']}: {m['file']}:{m['line']} rank {m['localize']['rank'] or '-'}"
+                  f" ({m['localize']['note']})" for m in doc["mutants"] if m.get("localize")]
     return "\n".join(lines) + "\n"

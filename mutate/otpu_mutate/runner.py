@@ -78,6 +78,8 @@ def run_program(tools, tree, prog, report_dir, max_cycles=None):
             d = json.load(f)
         res["kind"] = visible(d.get("kind") or res["kind"])
         res["unit"] = d.get("unit")
+        sig = d.get("signature") or {}
+        res["key"] = sig.get("key") if isinstance(sig.get("key"), str) else None
         ins = d.get("instruction") or {}
         res["instruction"] = visible(ins.get("disasm", ""))[:200] or None
     except (OSError, ValueError, AttributeError):

@@ -12,7 +12,7 @@ import sys
 import time
 
 from . import buckets, history, identity, places, procs, progress, report, rounds, runner, suite
-from . import codecov, gen, outputs, resume, waivers
+from . import codecov, gen, localize, outputs, resume, waivers
 from .errors import UsageError
 from .finish import finish
 from .merge import merge_dirs
@@ -62,7 +62,7 @@ def cmd_run(a, log, resumed=None):
         resume.check_identity(out, resumed[0], ident)
     db = history.connect(a.db) if a.db else None
     if a.slurm:
-        return run_on_slurm(a, tests, tools, out, ident, db, log)
+        return localized(a, out, db, log, run_on_slurm(a, tests, tools, out, ident, db, log))
     if a.shard:
         tests = suite.shard(tests, *a.shard)
     if resumed:
@@ -79,7 +79,15 @@ def cmd_run(a, log, resumed=None):
         names, kept = [], {}
     a.code_cov = codecov.Night(out, cc_tools, log, kept if resumed else None) if cc_tools \
         else None
-    return night(a, tests, tools, out, db, run, names, kept, log)
+    return localized(a, out, db, log, night(a, tests, tools, out, db, run, names, kept, log))
+
+
+def localized(a, out, db, log, status):
+    """the ended night's buckets localized (--localize), the night's exit status kept"""
+    if a.localize and status == 1:
+        localize.folder(out, tools_from_env(), a.jobs, a.localize_time,
+                        history.recent_runs(db) if db else [], log)
+    return status
 
 
 def night(a, tests, tools, out, db, run, names, kept, log):
@@ -161,6 +169,19 @@ def cmd_resume(a, log):
     default_db(orig)
     a.db = orig.db  # (what a full disk's line names)
     return cmd_run(orig, log, (run, planned, kept))
+
+
+def cmd_localize(a, log):
+    tools = tools_from_env()
+    out = os.path.abspath(a.out)
+    if not os.path.isdir(out) or not os.path.lexists(os.path.join(out, "results.json")):
+        raise UsageError(f"localize: {visible(out)} holds no ended night (no results.json)")
+    places.check_inputs(out, [(f"${v}", tools[k]) for k, v in TOOLS.items()])
+    places.claim(out)
+    db = history.connect(a.db, create=False) if a.db and os.path.lexists(a.db) else None
+    localize.folder(out, tools, a.jobs, a.localize_time, history.recent_runs(db) if db else [],
+                    log)
+    return 0
 
 
 def cmd_history(a, log):
@@ -293,6 +314,26 @@ def parser():
                    help="with --rounds: start no round the wall-clock SECONDS left would not "
                    "hold (judged by the last round's time)")
     r.add_argument("--waivers", metavar="FILE", type=given, help=WAIVERS_HELP)
+    r.add_argument("--localize", action="store_true", help="after a night with failures, rank "
+                   "each bucket's suspect RTL lines (as `localize OUT` does)")
+    localize_time(r)
+    lz = sub.add_parser("localize", help="rank the suspect RTL lines of each failure bucket of "
+                        "an ended night",
+                        description="For each failure bucket of the night in OUT, runs its "
+                        "shrunk repro, members, witnesses (variants of the repro that pass: "
+                        "otpu-shrink --variants) and the night's passing tests of its Config "
+                        "again on the Config's code-coverage build, and ranks the RTL's lines "
+                        "by Ochiai's score (a failing run counted up to its divergence). "
+                        "Writes the suspects into summary.json (buckets[i].suspects, causes), "
+                        "summary.txt and index.html.", epilog=EPILOG,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    lz.add_argument("out", metavar="OUT", type=given, help="the night's output folder")
+    lz.add_argument("-j", "--jobs", type=count("-j", 1, MAX_JOBS),
+                    default=min(os.cpu_count() or 1, MAX_JOBS),
+                    help=f"runs at once, 1..{MAX_JOBS} (default: the core count)")
+    localize_time(lz)
+    lz.add_argument("--db", type=given, help="history database the page's history chart reads "
+                    "(default regress.db beside OUT, if there is one; 'none')")
     h = sub.add_parser("history", help="new failures, fixes, still failing, flaky tests; the "
                        "latest run's failure buckets: new, back and gone")
     h.add_argument("--db", default="regress.db", type=given)
@@ -306,6 +347,13 @@ def parser():
                    help="history database (default regress.db beside --out; 'none')")
     m.add_argument("--waivers", metavar="FILE", type=given, help=WAIVERS_HELP)
     return p
+
+
+def localize_time(p):
+    p.add_argument("--localize-time", type=count("--localize-time", 1, MAX_TIMEOUT),
+                   default=localize.DEFAULT_TIME, metavar="S",
+                   help="seconds the runs of one bucket may take (the Config's code-coverage "
+                   f"build not counted; 1..{MAX_TIMEOUT}, default {localize.DEFAULT_TIME})")
 
 
 def default_db(a):
@@ -355,7 +403,7 @@ def main(argv=None):
     out = None
     if a.cmd == "run":
         check_resume(p, a)
-    if a.cmd in ("run", "merge"):
+    if a.cmd in ("run", "merge", "localize"):
         out = os.path.abspath(getattr(a, "resume", None) or a.out)
         default_db(a)
 
@@ -368,7 +416,8 @@ def main(argv=None):
                 if a.cmd == "run" and os.path.lexists(os.path.join(out, "run.json")) else "")
     try:
         cmd = cmd_resume if a.cmd == "run" and a.resume else \
-            {"run": cmd_run, "history": cmd_history, "merge": cmd_merge}[a.cmd]
+            {"run": cmd_run, "history": cmd_history, "merge": cmd_merge,
+             "localize": cmd_localize}[a.cmd]
         return cmd(a, log)
     except UsageError as e:
         return say(visible(e), 2)

@@ -12,7 +12,7 @@ import json
 import os
 from urllib.parse import quote
 
-from . import buckets, charts, codecov, files, outputs
+from . import buckets, charts, codecov, files, outputs, suspects
 from .outcome import MEANING
 from .text import visible
 
@@ -381,6 +381,7 @@ def render_index(out_dir, summary, tests, history_runs):
     return "".join([
         _head(summary),
         buckets.html_section(out_dir, summary),  # the failures by signature, first
+        suspects.html_section(summary),  # their suspect RTL lines, when localized
         _run_facts(summary.get("run") or {}),
         _totals(summary),
         _waivers(summary),

@@ -6,7 +6,7 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from . import buckets, codecov, outputs, waivers
+from . import buckets, codecov, outputs, suspects, waivers
 from .outcome import KINDS
 from .results import SCHEMA
 from .text import visible
@@ -74,6 +74,7 @@ def summary_text(s):
              f" in {r['wall_time']:.1f} s (-j {r['jobs']}" +
              (f", shard {r['shard']}" if r.get("shard") else "") + ")"]
     lines += buckets.text_lines(s.get("buckets") or [])  # the buckets first (buckets.py)
+    lines += suspects.text_lines(s)  # their suspect lines and causes, when localized
     if s.get("waivers"):
         stale = sum(w["stale"] for w in s["waivers"])
         lines.append(f"waivers: {len(s['waivers'])}, {s['waived']} failures waived, "
