@@ -126,9 +126,13 @@ def bad_input(tool, tmp, work):
         ("--golden-count ''", ["--golden-count", ""], "--golden-count"),
         ("--min-score ''", ["--min-score", ""], "--min-score"),
         ("--seed of 5000 digits", ["--seed", "9" * 5000], "--seed"),
+        ("--localize-time 0", ["--localize", "--localize-time", "0"], "--localize-time"),
+        ("--localize-time 01", ["--localize", "--localize-time", "01"], "--localize-time"),
+        ("--localize with a missing otpu-shrink", ["--localize", "--shrink",
+                                                   os.path.join(tmp, "nothing")], "otpu-shrink"),
     ] + [(f"{o} ''", [o, ""], "empty value") for o in (
         "--mutants", "--equivalent", "--source", "--golden", "--cache", "--work", "--json",
-        "--text", "--lockstep", "--rtl", "--gen")] + [
+        "--text", "--lockstep", "--rtl", "--gen", "--shrink")] + [
         # outputs: a regular file or none, in a folder that can be written, found before the run
         ("--json /proc/m.json", ["--json", "/proc/m.json"], "--json"),
         ("--text /proc/m.txt", ["--text", "/proc/m.txt"], "--text"),

@@ -21,7 +21,13 @@ One bucket per bug:
   a bug alone never fails with a key other than its bucket's (it does not split).
 
 Both check each bucket's repro: shrunk (fewer instructions), confirmed by otpu-regress, and run
-again here on the three-bug RTL, failing with the bucket's signature.
+again here on the three-bug RTL, failing with the bucket's signature; and, the night run with
+--localize (issue 40), its fault localization: exactly three causes, each bug's line among the
+first 5 suspects of one cause and of its unit's bucket.
+- causes (suite nightly): issue 40's three bugs of which one shows several signatures
+  (CAUSE_BUGS), the night's 500 programs with --localize: its buckets grouped into exactly
+  three causes, each bug's line in the first 5 of one of them, every bucket's first 5 holding
+  a bug's line.
 
 usage: test_regress_bucket_night.py sample|night OTPU_REGRESS OTPU_LOCKSTEP SOURCE_ROOT WORK"""
 import concurrent.futures
@@ -37,6 +43,9 @@ sys.path.insert(0, os.path.join(ROOT, "mutate"))
 from otpu_mutate import mutants as mutant_list, trees  # noqa: E402
 
 BUGS = {"MXU-SIGN-W8": "MXU", "DMA-ST-BYTE3": "DMA", "VPU-RSUB-SWAP": "VPU"}
+# 'causes': issue 40's three bugs, one seen as several signatures (a QACT scale, an argmax
+# tie rule, a STREAM destination stride): a night of them gave 6 buckets, 3 causes
+CAUSE_BUGS = {"QNT-RSCALE-PORT": "QUANT", "VPU-ARGMAX-TIE": "VPU", "STR-RSAVE-STRIDE": "STREAM"}
 CONFIG = "S=2:PAIR=1:DSTEP=1:STREAM=1"
 SAMPLE = [("mm", 11, 3), ("fp", 11, 3), ("dma", 11, 2)]
 NIGHT = [("mix", 21, 80), ("hazard", 21, 80), ("dma", 21, 70), ("mm", 21, 80), ("fp", 21, 80),
@@ -52,26 +61,17 @@ def check(ok, what, detail=""):
     return ok
 
 
+def mutants():
+    ms = mutant_list.read_list(os.path.join(ROOT, "mutate", "mutants.txt"))
+    mutant_list.check_against(ms, ROOT)
+    return {m.id: m for m in ms}
+
+
 def plant(ids):
     """the snapshot of the source tree with the mutants ids planted: WORK/trees/<name>, a
     stable path (the tools' cache finds its builds again)"""
-    ms = mutant_list.read_list(os.path.join(ROOT, "mutate", "mutants.txt"))
-    mutant_list.check_against(ms, ROOT)
-    by = {m.id: m for m in ms}
-    original = trees.snapshot(ROOT, WORK)
-    if len(ids) == 1:
-        return trees.mutant_tree(original, WORK, by[ids[0]])
-    name = "+".join(ids)
-    dst = os.path.join(WORK, "trees", name)
-    trees._copy(original, dst)
-    for i in ids:
-        m = by[i]
-        path = os.path.join(dst, m.file)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(m.apply(text))
-    return dst
+    by = mutants()
+    return trees.planted_tree(trees.snapshot(ROOT, WORK), WORK, [by[i] for i in ids])
 
 
 def lockstep_key(tree, bundle, report):
@@ -93,7 +93,7 @@ def night(tree, entries, out):
     suites = [f"gen:{f}:seed={s}:count={n}:{CONFIG}" for f, s, n in entries]
     env = {**os.environ, "OTPU_SOURCE_ROOT": tree}
     p = subprocess.run([REGRESS, "run", *suites, "--no-coverage", "--db", "none", "-j", "2",
-                        "--out", out], capture_output=True, text=True, env=env,
+                        "--localize", "--out", out], capture_output=True, text=True, env=env,
                        timeout=4 * 3600)
     print(p.stderr[-4000:], flush=True)
     check(p.returncode == 1, f"the night fails (exit {p.returncode})")
@@ -124,6 +124,30 @@ def check_buckets(s, tree, out, tmp):
               f"bucket {b['key']}: its one-line command", b["command"])
 
 
+def check_localized(s, bugs):
+    """fault localization: one cause per bug (bugs: {mutant id: unit}), each bug's line in its
+    cause's first 5 suspects, and each bucket's first 5 holding a bug's line (its unit's when
+    a bug is of that unit)"""
+    by = mutants()
+    line = {i: (by[i].file, by[i].line) for i in bugs}
+    causes = s.get("causes") or []
+    check(len(causes) == len(bugs), f"exactly {len(bugs)} causes ({len(causes)})",
+          [c["buckets"] for c in causes])
+    for i, want in line.items():
+        mine = [c for c in causes if want in [(x["file"], x["line"]) for x in c["suspects"][:5]]]
+        check(len(mine) == 1, f"{i}: its line {want} in the first 5 of exactly one cause",
+              [c["buckets"] for c in mine])
+    for b in s["buckets"]:
+        unit = b["key"].split("/")[1]
+        wants = [line[i] for i, u in bugs.items() if u == unit] or list(line.values())
+        got = [(x["file"], x["line"]) for x in b.get("suspects") or []]
+        rank = min((got.index(w) + 1 for w in wants if w in got), default=None)
+        print(f"bucket {b['key']}: a bug's line at rank {rank}; "
+              f"{(b.get('localized') or {}).get('note')}", flush=True)
+        check(rank is not None and rank <= 5, f"bucket {b['key']}: a bug's line in its first 5 "
+              f"suspects (rank {rank})", got[:5])
+
+
 def alone(s, out, tmp):
     """each failing program on each bug alone: a bucket's programs fail with its key on its bug,
     and no bug alone fails with another key"""
@@ -152,18 +176,21 @@ def alone(s, out, tmp):
 
 
 def main():
-    if MODE not in ("sample", "night"):
-        sys.exit("usage: test_regress_bucket_night.py sample|night OTPU_REGRESS OTPU_LOCKSTEP "
-                 "SOURCE_ROOT WORK")
+    if MODE not in ("sample", "night", "causes"):
+        sys.exit("usage: test_regress_bucket_night.py sample|night|causes OTPU_REGRESS "
+                 "OTPU_LOCKSTEP SOURCE_ROOT WORK")
     os.makedirs(WORK, exist_ok=True)
-    tree = plant(list(BUGS))
+    bugs = CAUSE_BUGS if MODE == "causes" else BUGS
+    tree = plant(list(bugs))
     entries = SAMPLE if MODE == "sample" else NIGHT
     check(MODE == "sample" or sum(n for _, _, n in entries) >= 500, "a night of 500 programs")
     out = os.path.join(WORK, f"out-{MODE}")
     tmp = tempfile.mkdtemp(prefix="otpu-bucket-night-")
     try:
         s = night(tree, entries, out)
-        check_buckets(s, tree, out, tmp)
+        if MODE != "causes":
+            check_buckets(s, tree, out, tmp)
+        check_localized(s, bugs)
         if MODE == "night":
             alone(s, out, tmp)
     finally:

@@ -20,16 +20,11 @@ import tempfile
 
 REGRESS, ROOT = (os.path.abspath(a) for a in sys.argv[1:3])
 sys.path.insert(0, os.path.join(ROOT, "regress"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from otpu_regress import spectrum  # noqa: E402
+from checks import Checks  # noqa: E402
 
-failures = []
-
-
-def check(ok, what, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + ("" if ok or not detail else f"\n  {detail}"),
-          flush=True)
-    if not ok:
-        failures.append(what)
+check = Checks()
 
 
 SOURCE = """module m (input logic clk);
@@ -77,6 +72,47 @@ def ranking(tmp):
     check(2 in lines, f"the wire's declaration is ranked through its reader ({lines})")
     check(lines.index(7) > lines.index(3), "a line one failing test did not run comes after "
           f"the lines all of them ran ({lines})")
+    flat = spectrum.flat_points([{"a": 1, "b": 0, "c": 2}, {"a": 1, "b": 1, "c": 1}])
+    check(flat == {"a"}, f"a point every run counted once (the settling) is flat ({flat})")
+    runs = [spectrum.counts_of(spectrum.read_points(os.path.join(tmp, n + ".dat")))
+            for n in ("f1", "p1")]  # (the block 3-9 counted once in both: flat)
+    settled = spectrum.Layout(spectrum.read_points(os.path.join(tmp, "f1.dat")), sources,
+                              spectrum.flat_points(runs))
+    check((src, 3) not in settled.owners and (src, 5) in settled.owners,
+          "a line under flat points only has no point; an arm that counted has its own")
+
+
+def edges(tmp):
+    """the buckets localization cannot rank, each one line saying why (stub tools: no RTL)"""
+    from otpu_regress import localize
+    stub = os.path.join(tmp, "stub-rtl")
+    with open(stub, "w") as f:
+        f.write("#!/bin/sh\necho 'otpu-rtl: this DUT has no code-coverage build' >&2\nexit 2\n")
+    os.chmod(stub, 0o755)
+    out = os.path.join(tmp, "edges")
+    bundle = os.path.join(out, "repro", "t", "bundle")
+    shutil.copytree(os.path.join(ROOT, "examples", "quickstart"), bundle)
+    os.makedirs(os.path.join(out, "repro", "none"))
+
+    def test(name, kind, exit_status, repro="repro/t"):
+        return {"name": name, "suite": "s", "kind": kind, "exit": exit_status, "repro": repro,
+                "plusargs": [], "status": "fail", "bundle_path": bundle, "cycles": 1}
+    tests = [test("timeout", "timeout", None), test("crash", "crash", 139),
+             test("lost", "divergence", 1, None), test("nocov", "divergence", 1)]
+    summary = {"buckets": [{"n": i, "key": f"k/{t['kind']}/{i}", "tests": [t["name"]],
+                            "repro": None} for i, t in enumerate(tests, 1)]}
+    logged = []
+    tools = {"rtl": stub, "lockstep": stub, "shrink": stub, "gen": stub}
+    localize.night(out, summary, tests, tools, 1, 5, logged.append)
+    notes = [b["localized"]["note"] for b in summary["buckets"]]
+    for note, words in zip(notes, ("a timeout has no divergence cycle", "crash failure has no "
+                                   "diverging write", "no bundle of it is kept",
+                                   "no code-coverage build (otpu-rtl: this DUT has no")):
+        check(note.startswith("not ranked: ") and words in note and "\n" not in note,
+              f"a bucket it cannot rank says why: '{words}'", note)
+    check(all(not b["suspects"] for b in summary["buckets"]) and summary["causes"] == [],
+          "no suspects, no causes")
+    check(len(logged) == 4, f"one line a bucket on the log ({len(logged)})", logged)
 
 
 def run(args, timeout=3600):
@@ -136,6 +172,9 @@ def bad_input(tmp, out):
     with open(os.path.join(broken, "summary.json"), "w") as f:
         f.write('{"schema": "otpu-regress/summary/2", "buckets": "x"}')
     rows = [
+        (["run", os.path.join(ROOT, "examples", "quickstart"), "--out", os.path.join(tmp, "ok"),
+          "--db", "none", "--no-coverage", "--localize"], 0, "no failure bucket to localize"),
+        (["localize", os.path.join(tmp, "ok")], 0, "no failure bucket to localize"),
         (["localize", os.path.join(tmp, "nowhere")], 2, "no ended night"),
         (["localize", afile], 2, "no ended night"),
         (["localize", plain], 2, "no ended night"),
@@ -158,12 +197,12 @@ def main():
     tmp = tempfile.mkdtemp(prefix="otpu-localize-")
     try:
         ranking(tmp)
+        edges(tmp)
         out = night(tmp)
         bad_input(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{len(failures)} failed" if failures else "all passed")
-    return 1 if failures else 0
+    return check.verdict()
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A deterministic mutational fuzzer of otpu-regress's parsers, in process (Python standard
 library only). Targets: suite files, suite lines, gen:FAMILY:seed=N:count=K[:KEY=VALUE...]
-specs, the number grammar, and the result files merge reads (results.json, run.json,
-results.jsonl). Seeds: ci/*.suite and a real run's files in fuzz/py/seeds/. Each input is a
+specs, the number grammar, the result files merge reads (results.json, run.json,
+results.jsonl), and what fault localization reads (RTL sources, Verilator coverage files). Seeds: ci/*.suite and a real run's files in fuzz/py/seeds/. Each input is a
 seed mutated at the byte level (flips, inserts, deletions, repeats, splices, tokens such as
 010, 1e400, NaN, ESC, NUL) or, for JSON, in its structure (a value replaced by one of another
 type, a key dropped or added, deep nesting).
@@ -29,7 +29,8 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "regress"))
-from otpu_regress import buckets, html, merge, report, results, suite, waivers  # noqa: E402
+from otpu_regress import buckets, files, html, merge, report, results, suite, waivers  # noqa: E402
+from otpu_regress import rtl_lines, spectrum  # noqa: E402
 from otpu_regress.errors import UsageError  # noqa: E402
 from otpu_regress.number import number  # noqa: E402
 
@@ -156,6 +157,10 @@ class Targets:
             "run-file": ([seed("run.json")], self.run_file),
             "results-lines": ([seed("results.jsonl")], self.results_lines),
             "waivers": ([seed("waivers.toml")], self.waivers),
+            "rtl-source": ([open(p).read() for p in
+                            sorted(glob.glob(os.path.join(ROOT, "rtl", "otpu_*.sv")))[:4]],
+                           self.rtl_source),
+            "coverage-dat": ([seed("coverage.dat")], self.coverage_dat),
         }
         self.night = results.parse_results(seed("results.json"), "results.json")
 
@@ -200,6 +205,32 @@ class Targets:
         run, tests = self.night
         tests = [dict(t) for t in tests]
         self.consume(run, tests, found)
+
+    def rtl_source(self, text):
+        """an RTL source the localizer reads (rtl_lines, spectrum): every line of it as a
+        covered one's reader, ranked"""
+        path = os.path.join(self.tmp, "fuzz.sv")
+        with open(path, "w", errors="surrogateescape") as f:
+            f.write(text)
+        src = spectrum.Sources()
+        n = len(text.splitlines())
+        covered = {(path, k) for k in range(1, n + 1, 3)}
+        derived = rtl_lines.derived(covered, src.statement)
+        assert all(by <= covered for by in derived.values())
+        ran = [covered | set(derived)]
+        for row in spectrum.rank(ran, [], src, types.SimpleNamespace(width=lambda f, n: 1)):
+            assert 0 <= row["score"] <= 1
+
+    def coverage_dat(self, text):
+        """a code-coverage file: refused (files.BadFile) or read into executed lines"""
+        path = os.path.join(self.tmp, "fuzz.dat")
+        with open(path, "w", errors="surrogateescape") as f:
+            f.write(text)
+        try:
+            layout, lines = spectrum.executed_lines(path, spectrum.Sources())
+        except files.BadFile:
+            return
+        assert lines <= set(layout.owners) | set(layout.derived)
 
     def consume(self, run, tests, waiver_list=()):
         """what merge and the outputs do with accepted results"""

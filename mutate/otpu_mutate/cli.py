@@ -415,7 +415,7 @@ def run(argv):
                    by_family, first_bundle, args.jobs, args.fast)
         records.append(rec)
         if args.localize and rec["status"] == "killed":
-            localized.localize_mutant(tools, shrink, rec["tree"], rec, by_family, 2,
+            localized.localize_mutant(tools, shrink, rec["tree"], rec, by_family, args.jobs,
                                       args.localize_time, os.path.join(work, "tmp"))
             log(f"{m.id}: {m.file}:{m.line} at rank {rec['localize']['rank']} "
                 f"({rec['localize']['note']})")

@@ -22,10 +22,10 @@ def case(tools, tree, rec, by_family):
     key = collections.Counter(k["key"] for k in kills.values()).most_common(1)[0][0]
     path = {p.name: p.path for ps in by_family.values() for p in ps}
     members = [(path[k["program"]], []) for f, k in sorted(kills.items()) if k["key"] == key]
-    passing = []
-    for f, ps in by_family.items():
-        ran = rec["programs_run"].get(f, 0)
-        passing += [(p.path, []) for p in ps[:ran - 1 if f in rec["killed_by"] else ran]]
+    # every other program: a run judges it (passing, failing with the key, or neither); the
+    # programs of a family after its kill never ran on the mutant
+    passing = [(p.path, []) for ps in by_family.values() for p in ps
+               if (p.path, []) not in members]
     env = tools.env(tree)
     return localize.Case(key, None, members, passing, env["env"], env["unset"])
 
@@ -38,15 +38,14 @@ def localize_mutant(tools, shrink, tree, rec, by_family, jobs, budget, work):
         rec["localize"] = {"rank": None, "note": "no killing run has a signature"}
         return
     kill = next(k for k in rec["killed_by"].values() if k.get("key") == c.key)
-    tool = {"lockstep": tools.lockstep, "rtl": tools.rtl, "shrink": shrink}
+    tool = {"lockstep": tools.lockstep, "rtl": tools.rtl, "shrink": shrink, "gen": tools.gen}
     ev, suspects, why = localize.localize(c, kill.get("unit"), tool, jobs, budget,
                                           spectrum.Sources(), work, limit=1 << 20)
     rank = next((i for i, s in enumerate(suspects, 1)
                  if s["file"] == rec["file"] and s["line"] == rec["line"]), None)
     rec["localize"] = {
         "rank": rank, "key": c.key, "suspects": suspects[:5],
-        "note": why or (f"ranked from {len(ev.failing)} failing and {len(ev.passing)} passing "
-                        f"runs ({ev.witnesses} of them witnesses)")}
+        "note": why or localize._note(ev)}
 
 
 def figures(records):

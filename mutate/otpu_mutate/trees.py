@@ -53,15 +53,22 @@ def snapshot(source_root, work):
 
 def mutant_tree(original, work, mutant):
     """WORK/trees/<ID>: the original with the mutant planted in its file"""
-    dst = os.path.join(work, "trees", mutant.id)
+    return planted_tree(original, work, [mutant])
+
+
+def planted_tree(original, work, mutants):
+    """WORK/trees/<ID+ID...>: the original with each of the mutants planted (the tests plant
+    several bugs in one tree)"""
+    dst = os.path.join(work, "trees", "+".join(m.id for m in mutants))
     _copy(original, dst)
-    path = os.path.join(dst, mutant.file)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    if text.count(mutant.anchor) != 1:  # the snapshot is what was checked: cannot happen
-        raise UsageError(f"mutant {mutant.id}: anchor no longer once in {mutant.file}")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(mutant.apply(text))
+    for mutant in mutants:
+        path = os.path.join(dst, mutant.file)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if text.count(mutant.anchor) != 1:  # the snapshot is what was checked: cannot happen
+            raise UsageError(f"mutant {mutant.id}: anchor no longer once in {mutant.file}")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(mutant.apply(text))
     return dst
 
 

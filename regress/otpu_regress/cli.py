@@ -83,8 +83,9 @@ def cmd_run(a, log, resumed=None):
 
 
 def localized(a, out, db, log, status):
-    """the ended night's buckets localized (--localize), the night's exit status kept"""
-    if a.localize and status == 1:
+    """the ended night's buckets localized (--localize; waived ones too), the night's exit
+    status kept"""
+    if a.localize and status in (0, 1):
         localize.folder(out, tools_from_env(), a.jobs, a.localize_time,
                         history.recent_runs(db) if db else [], log)
     return status

@@ -96,7 +96,7 @@ def points(path):
     """[(keys, count)] of a checked .dat: keys {key: value} (f file, l line, page, o, S...)"""
     text = files.read_bytes(path, LIMIT).decode("utf-8", "surrogateescape")
     out = []
-    for line in text.splitlines()[1:]:
+    for line in text.split("\n")[1:-1]:  # (the format's lines end in \n only)
         body, _, count = line[3:].rpartition("' ")
         keys = {}
         for part in body.split("\x01")[1:]:
@@ -106,14 +106,13 @@ def points(path):
     return out
 
 
-def _span(spec):
-    """the lines of a point's S key ("31-34,40"), or none"""
+def span_lines(spec):
+    """the lines of a point's S key ("31-34,40"), or none (a part that is not one: left out)"""
     lines = set()
     for part in (spec or "").split(","):
-        lo, _, hi = part.partition("-")
-        hi = hi or lo
-        if lo.isdigit() and hi.isdigit() and 0 <= int(hi) - int(lo) < 100000:
-            lines.update(range(int(lo), int(hi) + 1))
+        m = re.fullmatch(r"([0-9]{1,9})(?:-([0-9]{1,9}))?", part)
+        if m and 0 <= int(m[2] or m[1]) - int(m[1]) < 100000:
+            lines.update(range(int(m[1]), int(m[2] or m[1]) + 1))
     return lines
 
 
@@ -141,7 +140,7 @@ def totals_of(path):
         f = keys.get("f", "")
         m["files"][f] = m["files"].get(f, 0) + 1
         if kind in ("v_line", "v_branch"):
-            for ln in _span(keys.get("S")):
+            for ln in span_lines(keys.get("S")):
                 m["lines"][(f, ln)] = m["lines"].get((f, ln), False) or count > 0
         if kind != "v_line":
             any_branch = any_branch or kind == "v_branch"

@@ -37,8 +37,8 @@ def _names(code):
 
 def sources(covered_files):
     """the RTL sources: every .sv/.svh/.v file in the folders of the covered files"""
-    found = set(covered_files)
-    for d in sorted({os.path.dirname(f) for f in covered_files if os.path.isabs(f)}):
+    found = {f for f in covered_files if "\0" not in f}  # (a .dat names any bytes)
+    for d in sorted({os.path.dirname(f) for f in found if os.path.isabs(f)}):
         try:
             found.update(os.path.join(d, n) for n in os.listdir(d) if n.endswith(SUFFIXES))
         except OSError:
@@ -49,7 +49,7 @@ def sources(covered_files):
 def _read(path):
     try:
         return [COMMENT.sub("", ln) for ln in files.read_text(path, files.OTHER).splitlines()]
-    except (files.BadFile, UnicodeDecodeError):
+    except (files.BadFile, UnicodeDecodeError, ValueError):
         return []
 
 

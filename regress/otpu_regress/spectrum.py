@@ -22,17 +22,22 @@ COMMENT = re.compile(r"//.*|/\*.*?\*/")
 ASSIGNS = re.compile(r"(?<![=!<>])<?=(?!=)|\breturn\b")
 
 
-def _points(path):
-    """[(key text, file, span lines, hit)] of a checked .dat's line and branch points"""
+def _ident(keys):
+    """a point's identity: all of its keys"""
+    return "\x01".join(f"{k}={v}" for k, v in sorted(keys.items()))
+
+
+def _points(path, resolve=None):
+    """[(key text, file, span lines, count)] of a checked .dat's line and branch points; resolve:
+    the source file of a name the .dat gives (openTPU's build names its copies src/PATH)"""
     out = []
     for keys, count in codecov.points(path):
         kind = keys.get("page", "").partition("/")[0]
         if kind not in ("v_line", "v_branch"):
             continue
-        span = codecov._span(keys.get("S")) or ({int(keys["l"])} if keys.get("l", "").isdigit()
-                                                else set())
-        ident = "\x01".join(f"{k}={v}" for k, v in sorted(keys.items()))
-        out.append((ident, keys.get("f", ""), frozenset(span), count > 0))
+        span = codecov.span_lines(keys.get("S") or keys.get("l"))
+        f = keys.get("f", "")
+        out.append((_ident(keys), resolve(f) if resolve else f, frozenset(span), count))
     return out
 
 
@@ -40,9 +45,15 @@ class Layout:
     """the lines of one build's sources and, for each, the innermost points over it (the same
     for every test of that build: the first .dat read makes it)"""
 
-    def __init__(self, points, sources):
+    def __init__(self, points, sources, flat=frozenset()):
+        """flat: points that count nothing but the model's settling (1 in every run:
+        Verilator evaluates each combinational block once as the model settles, and some
+        blocks never again, their logic folded into their readers): the lines under them
+        count as lines without a point (rtl_lines: executed when their readers are)"""
         best, self.widths = {}, {}
         for ident, f, span, _ in points:
+            if ident in flat:
+                continue
             for ln in span:
                 size, ids = best.get((f, ln), (None, []))
                 if size is None or len(span) < size:
@@ -57,19 +68,47 @@ class Layout:
         """the lines of the narrowest point over a line (a line with none: after all)"""
         return self.widths.get((f, n), 1 << 20)
 
-    def executed(self, points):
-        """the (file, line)s a test with these points ran"""
-        hit = {ident for ident, _, _, h in points if h}
+    def grown(self, full, early):
+        """the lines whose points counted more in full than in early ({point: count} of the
+        same test run to its end and stopped sooner): what ran in between"""
+        more = {ident for ident, n in full.items() if n > early.get(ident, 0)}
+        return self._lines(more)
+
+    def _lines(self, hit):
         ran = {line for line, ids in self.owners.items() if any(i in hit for i in ids)}
         return ran | {d for d, by in self.derived.items() if not by.isdisjoint(ran)}
 
+    def executed(self, counts):
+        """the (file, line)s a test with these counts ({point: count}) ran"""
+        return self._lines({ident for ident, n in counts.items() if n > 0})
 
-def executed_lines(path, sources, layout=None):
-    """(layout, the lines a test ran) of its .dat (files.BadFile when it is not Verilator's)"""
+
+def read_points(path, resolve=None):
+    """the line and branch points of a .dat, _points' (files.BadFile when it is not
+    Verilator's)"""
     codecov.check_dat(path)
-    pts = _points(path)
+    return _points(path, resolve)
+
+
+def counts_of(points):
+    return {ident: n for ident, _, _, n in points}
+
+
+def flat_points(runs):
+    """the points every run ({point: count} each) counted exactly once: the model's settling,
+    nothing a test did (Layout's flat)"""
+    seen = {}
+    for counts in runs:
+        for ident, n in counts.items():
+            seen.setdefault(ident, set()).add(n)
+    return frozenset(i for i, ns in seen.items() if ns == {1})
+
+
+def executed_lines(path, sources, layout=None, resolve=None):
+    """(layout, the lines a test ran) of its .dat (files.BadFile when it is not Verilator's)"""
+    pts = read_points(path, resolve)
     layout = layout or Layout(pts, sources)
-    return layout, layout.executed(pts)
+    return layout, layout.executed(counts_of(pts))
 
 
 def ochiai(ef, ep, failing):
@@ -86,7 +125,7 @@ class Sources:
         if path not in self.text:
             try:
                 self.text[path] = files.read_text(path, MAX_SOURCE).splitlines()
-            except (files.BadFile, UnicodeDecodeError):
+            except (files.BadFile, UnicodeDecodeError, ValueError):  # (ValueError: a NUL)
                 self.text[path] = None
         lines = self.text[path]
         return lines[n - 1] if lines and 0 < n <= len(lines) else None
@@ -106,10 +145,11 @@ class Sources:
         return bool(EMPTY_WORDS.sub("", COMMENT.sub("", text)))
 
 
-def rank(failing, passing, sources, layout, prefer=(), limit=20):
+def rank(failing, passing, sources, layout, prefer=(), limit=20, near=frozenset()):
     """the lines ranked, best first: [{"file", "line", "score", "failed", "passed"}] (file as
     the .dat names it). failing, passing: each test's executed lines; prefer: predicates of a
-    file that break ties in that order (the diverging unit's files first); then the line of
+    file that break ties in that order (the diverging unit's files first), after the lines in
+    near (run close to the divergence) first; then the line of
     the narrower coverage point (the statement inside a loop before the loop's header), an
     assignment before a condition, fewer passing runs"""
     ef, ep = {}, {}
@@ -122,11 +162,14 @@ def rank(failing, passing, sources, layout, prefer=(), limit=20):
         if not sources.statement(f, n):
             continue
         score = ochiai(k, ep.get((f, n), 0), len(failing))
-        order = tuple(not p(f) for p in prefer) + (layout.width(f, n),
+        order = ((f, n) not in near,) + tuple(not p(f) for p in prefer) + (layout.width(f, n),
                                                    not sources.assigns(f, n))
-        # a line some failing test did not run comes after every line all of them ran: one
-        # bug, deterministic, is on a line each failing run executed before it diverged
-        rows.append((k < len(failing), -score, order, ep.get((f, n), 0), -k, f, n, score))
+        # a line more than a tenth of the failing runs did not run comes after the lines
+        # (nearly) all of them ran: one deterministic bug is on a line each failing run
+        # executed before it diverged (a tenth: a run whose coverage is cut short, a failure
+        # with the same signature from elsewhere)
+        rows.append((len(failing) - k > len(failing) // 10, -score, order, ep.get((f, n), 0),
+                     -k, f, n, score))
     rows.sort()
     return [{"file": f, "line": n, "score": round(score, 4), "failed": -k, "passed": p}
             for _, _, _, p, k, f, n, score in rows[:limit]]
@@ -134,7 +177,8 @@ def rank(failing, passing, sources, layout, prefer=(), limit=20):
 
 def relative(path, roots):
     """path relative to the first of roots that holds it, else as given"""
+    real = os.path.realpath(path) if os.path.isabs(path) and "\0" not in path else None
     for r in roots:
-        if r and os.path.isabs(path) and os.path.commonpath([path, r]) == r:
-            return os.path.relpath(path, r)
+        if real and os.path.commonpath([real, r]) == r:
+            return os.path.relpath(real, r)
     return path

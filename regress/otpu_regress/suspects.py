@@ -20,8 +20,10 @@ def text_lines(summary):
             lines.append(f"  bucket {b['n']} ({b['key']}): {b['localized']['note']}")
             lines += _suspect_lines(b["suspects"])
     lines.append(f"causes: {len(causes)} (buckets whose first suspect lines agree, together)")
+    key = {b["n"]: b["key"] for b in summary.get("buckets") or []}
     for i, c in enumerate(causes, 1):
-        lines.append(f"  cause {i}: buckets {', '.join(map(str, c['buckets']))}")
+        lines.append(f"  cause {i}: " + "; ".join(f"bucket {n} {key.get(n, '?')}"
+                                                   for n in c["buckets"]))
         lines += _suspect_lines(c["suspects"])
     return lines
 
@@ -54,18 +56,20 @@ def html_section(summary):
     parts = [f"<p>{len(causes)} cause(s): the buckets whose first suspect lines agree, "
              "together. A line's score is Ochiai's over the tests run again on the code-"
              "coverage build (failing: counted up to their divergence; passing: the night's "
-             "of the same Config and witnesses, variants of the shrunk repro that pass).</p>"]
+             "of the same Config, and witnesses: variants of the shrunk repro and fresh programs "
+             "of its families that pass). Each bucket number links to its row above.</p>"]
+    key = {b["n"]: b["key"] for b in summary.get("buckets") or []}
     for i, c in enumerate(causes, 1):
-        links = ", ".join(f'<a href="#{_e(quote("bucket-" + str(n)))}">{n}</a>'
-                          for n in c["buckets"])
-        parts.append(f'<h3 id="cause-{i}">cause {i}: bucket(s) {links}</h3>' +
+        signatures = "".join(f'<li><a href="#{_e(quote("bucket-" + str(n)))}">bucket {n}</a> '
+                             f'<code>{_e(key.get(n, "?"))}</code></li>' for n in c["buckets"])
+        parts.append(f'<h3 id="cause-{i}">cause {i}</h3><ul>{signatures}</ul>' +
                      _table(c["suspects"]))
     for b in summary.get("buckets") or []:
         loc = b.get("localized")
         if loc:
-            parts.append(f'<details id="suspects-{b["n"]}"><summary>bucket {b["n"]} '
-                         f'<code>{_e(b["key"])}</code>: {_e(loc["note"])} '
-                         f'({loc["time"]:.0f} s)</summary>' +
+            parts.append(f'<details id="suspects-{b["n"]}"><summary><a href="#bucket-{b["n"]}">'
+                         f'bucket {b["n"]}</a> <code>{_e(b["key"])}</code>: '
+                         f'{_e(loc["note"])} ({loc["time"]:.0f} s)</summary>' +
                          (_table(b["suspects"]) if b["suspects"] else "") + "</details>")
     return ('<section id="suspects"><h2>Suspect RTL lines</h2>' + "".join(parts) +
             "</section>")
