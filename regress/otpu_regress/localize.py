@@ -51,7 +51,7 @@ class Evidence:
 
     def __init__(self):
         self.layout, self.failing, self.passing, self.witnesses = None, [], [], 0
-        self.other, self.near, self.roots = 0, set(), []
+        self.near, self.roots = set(), []
 
     def settle(self, points, runs, near, sources):
         """the layout of the build (points: one run's) without the points that only count the
@@ -129,9 +129,9 @@ class Runs:
         self.points, self.runs = None, []  # (a run's points; each run: (failing?, counts))
 
     def _run(self, bundle, plusargs, max_cycles=None, keep=False):
-        """('pass' | 'fail' | 'other', executed lines or None, facts) of one coverage run;
-        facts (keep): {"dat": its .dat, "start": the cycle the diverging instruction started
-        or was dispatched at} of a failing run; max_cycles: the run stopped there"""
+        """('pass' | 'fail' | 'other', its {point: count} or None, facts) of one coverage
+        run; facts (keep): {"counts": its counts, "start": the cycle the diverging instruction
+        started or was dispatched at}; max_cycles: the run stopped there"""
         n = next(self.ids)  # (runs start in threads)
         dat = os.path.join(self.work, f"{n}.dat")
         report = os.path.join(self.work, f"{n}-report")
@@ -180,9 +180,7 @@ class Runs:
                 futs.append(ex.submit(self._run, bundle, plusargs))
             for f in futs:
                 role, counts, _ = f.result()
-                if counts is None:
-                    self.ev.other += 1
-                else:
+                if counts is not None:  # (a run that neither passed nor failed the same way)
                     self.runs.append((role == "fail", counts))
                     self.ev.witnesses += witness and role == "pass"
 
